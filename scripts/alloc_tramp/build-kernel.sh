@@ -1,0 +1,47 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Configure and build one kernel variant out of tree, with ccache.
+#
+# Usage: build-kernel.sh BUILD VARIANT
+#   guest  our kernel (the development and test kernel)
+#   prof   upstream CONFIG_MEM_ALLOC_PROFILING, the yardstick
+#
+# The .config is made again only when a fragment changed, so that editing
+# one source file rebuilds only what depends on it.
+
+set -eu
+
+build=$1
+variant=$2
+ksrc=$build/linux-source-6.12
+obj=$build/obj/$variant
+jobs=${JOBS:-$(($(nproc) + 1))}
+
+case $variant in
+guest)	frags="alloc_tramp_guest.config" ;;
+prof)	frags="alloc_tramp_guest.config alloc_tramp_prof.config" ;;
+*)	echo "build-kernel: unknown variant '$variant'" >&2; exit 1 ;;
+esac
+
+export CCACHE_BASEDIR=$build CCACHE_NOHASHDIR=true
+kmake() { make -s -C "$ksrc" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" "$@"; }
+
+mkdir -p "$obj"
+stamp=$obj/.alloc_tramp_fragments
+want="$frags $(cd "$ksrc/arch/x86/configs" && cat $frags | md5sum)"
+if [ ! -f "$obj/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+	echo "  CONFIG  $variant: tinyconfig $frags"
+	kmake tinyconfig $frags >/dev/null
+	# Every line of every fragment must have survived Kconfig.
+	cat "$ksrc/arch/x86/configs/"$frags | grep '^CONFIG_' | sort -u |
+	while read -r line; do
+		grep -qxF "$line" "$obj/.config" ||
+			echo "build-kernel: warning: $variant: '$line' not set" >&2
+	done
+	echo "$want" > "$stamp"
+fi
+
+echo "  BUILD   $variant (-j$jobs)"
+kmake -j"$jobs"
+echo "  KERNEL  $obj/arch/x86/boot/bzImage"

@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot one kernel variant with the guest tests meant for it and print one
+# TAP line per test (see tap-summary.sh).
+#
+# Usage: run-guest-tests.sh TOP BUILD VARIANT [TEST...]
+#   Without TEST, every selftests/*/*.sh whose "alloc-tramp-variants:"
+#   line names VARIANT (or that has no such line) runs. Tests marked
+#   "alloc-tramp-expect: fail" must fail.
+#   SHOW=1 prints the tests' output as well.
+
+set -eu
+
+top=$1
+build=$2
+variant=$3
+shift 3
+obj=$build/obj/$variant
+logdir=$build/logs/$variant
+here=$top/scripts/alloc_tramp
+
+cd "$top/selftests"
+if [ $# -gt 0 ]; then
+	tests="$*"
+else
+	tests=
+	for t in */*.sh; do
+		v=$(sed -n 's/^# alloc-tramp-variants: *//p' "$t")
+		case " ${v:-$variant} " in *" $variant "*) tests="$tests $t" ;; esac
+	done
+fi
+xfail=
+for t in $tests; do
+	grep -q '^# alloc-tramp-expect: fail' "$t" && xfail="$xfail $t"
+done
+
+mkdir -p "$logdir"
+MODULES_DIR=$build/modules/$variant "$here/mkinitramfs.sh" "$top" \
+	"$logdir/initramfs.cpio" $tests
+"$here/boot-guest.sh" "$obj/arch/x86/boot/bzImage" "$logdir/initramfs.cpio" \
+	"$logdir" ${GUEST_ARGS:-} >&2
+[ "${SHOW:-0}" = 1 ] && tr -d '\r' < "$logdir/results.log" >&2
+"$here/tap-summary.sh" "$logdir/console.log" "$logdir/results.log" \
+	"$variant" $xfail
