@@ -80,8 +80,8 @@ fi
 
 # 3. Our new files, symlinked at their kernel paths.
 cd "$top"
-new=$(find arch include init kernel lib mm tools Documentation scripts \
-	-path scripts/alloc_tramp -prune -o -type f -print 2>/dev/null | sort)
+dirs=$(ls -d arch include init kernel lib mm tools Documentation scripts 2>/dev/null || true)
+new=$(find $dirs -path scripts/alloc_tramp -prune -o -type f -print | sort)
 if [ -f "$links" ]; then
 	comm -23 "$links" <(echo "$new") | while read -r f; do
 		[ -L "$ksrc/$f" ] && rm -f "$ksrc/$f"

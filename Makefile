@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Allocation trampolines workspace. Kernel sources come from Debian's
+# linux-source-6.12; everything is built under build/.
+#
+#   make deps     install what is missing (apt-get)
+#   make kernel   prepare the tree, build the guest and prof kernels
+#   make run      deps + kernel, boot in QEMU, print the allocation report
+#   make check    host tests, kernel builds, guest tests: "N passed, N failed"
+#   make shell    boot the guest kernel to an interactive shell
+
+TOP	:= $(CURDIR)
+BUILD	:= $(TOP)/build
+S	:= $(TOP)/scripts/alloc_tramp
+RUN_VARIANT ?= prof
+
+.PHONY: all deps tree kernel kernel-guest kernel-prof run check shell clean
+
+all: kernel
+
+deps:
+	@$(S)/deps.sh
+
+tree:
+	@$(S)/prepare-tree.sh $(TOP) $(BUILD)
+
+kernel: kernel-guest kernel-prof
+
+kernel-guest kernel-prof: kernel-%: tree
+	@$(S)/build-kernel.sh $(BUILD) $*
+
+run: deps
+	@$(MAKE) --no-print-directory kernel-$(RUN_VARIANT)
+	@SHOW=1 $(S)/run-guest-tests.sh $(TOP) $(BUILD) $(RUN_VARIANT) report/show.sh
+
+check:
+	@$(S)/check.sh $(TOP) $(BUILD)
+
+shell: kernel-guest
+	@$(S)/mkinitramfs.sh $(TOP) $(BUILD)/shell.cpio
+	qemu-system-x86_64 -m 1G -smp 2 -nographic -no-reboot \
+		-kernel $(BUILD)/obj/guest/arch/x86/boot/bzImage \
+		-initrd $(BUILD)/shell.cpio \
+		-append "console=ttyS0 panic=-1 alloc_tramp.shell"
+
+clean:
+	rm -rf $(BUILD)/obj $(BUILD)/logs $(BUILD)/check
+
+distclean:
+	rm -rf $(BUILD)

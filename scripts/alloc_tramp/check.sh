@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# "make check": host unit tests, kernel builds, guest boot tests. Every
+# result is one TAP line in build/check/results.tap; the run ends with
+# "N passed, N failed" and fails when anything failed.
+#
+# Usage: check.sh TOP BUILD
+
+set -u
+
+top=$1
+build=$2
+here=$top/scripts/alloc_tramp
+out=$build/check
+res=$out/results.tap
+mkdir -p "$out"
+: > "$res"
+
+emit() { tee -a "$res"; }
+
+# 1. Host unit tests: fast, each prints TAP.
+for t in "$here"/tests/*.sh; do
+	name=host:${t#$top/}
+	log=$out/$(basename "$t").log
+	if "$t" > "$log" 2>&1; then rc=0; else rc=$?; fi
+	grep -E '^(not )?ok ' "$log" | sed "s|^\(\(not \)\?ok\) [0-9]* *-\? *|\1 - $name: |" | emit
+	grep -q '^ok ' "$log" || echo "not ok - $name: no ok line" | emit
+	[ $rc -eq 0 ] || echo "not ok - $name: exit status $rc (log: $log)" | emit
+done
+
+# 2. Kernel builds, then 3. guest tests on each kernel that built.
+"$top/scripts/alloc_tramp/prepare-tree.sh" "$top" "$build" > "$out/prepare.log" 2>&1 ||
+	{ echo "not ok - prepare kernel tree # see $out/prepare.log" | emit; }
+for v in guest prof; do
+	log=$out/build-$v.log
+	if "$here/build-kernel.sh" "$build" "$v" > "$log" 2>&1; then
+		echo "ok - build $v kernel" | emit
+		"$here/run-guest-tests.sh" "$top" "$build" "$v" 2>&1 | emit
+	else
+		echo "not ok - build $v kernel # see $log" | emit
+		tail -n 20 "$log"
+	fi
+done
+
+pass=$(grep -c '^ok ' "$res")
+fail=$(grep -c '^not ok ' "$res")
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

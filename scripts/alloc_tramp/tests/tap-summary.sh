@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host unit test of the guest result parser, tap-summary.sh, on made-up
+# console and result logs.
+
+summary=$(dirname "$0")/../tap-summary.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+
+# expect NAME PATTERN: the parser output on $tmp/{c,r} has a line matching
+expect() {
+	n=$((n + 1))
+	if "$summary" "$tmp/c" "$tmp/r" v $XF | grep -qE "$2"; then
+		echo "ok $n - $1"
+	else
+		echo "not ok $n - $1"
+		"$summary" "$tmp/c" "$tmp/r" v $XF | sed 's/^/# /'
+	fi
+}
+
+echo "TAP version 13"
+echo "1..11"
+
+XF=
+echo "booted" > "$tmp/c"
+printf 'ALLOC_TRAMP_GUEST_BEGIN\r\n# RUN a/p.sh\r\n1..2\r\nok 1\r\nok 2\r\n# EXIT a/p.sh 0\r\nALLOC_TRAMP_GUEST_END\r\n' > "$tmp/r"
+expect "passing test passes" '^ok - v: a/p.sh$'
+expect "complete boot passes" '^ok - v: guest ran to the end marker$'
+expect "clean console passes" '^ok - v: kernel log clean$'
+
+printf 'ALLOC_TRAMP_GUEST_BEGIN\n# RUN a/f.sh\nok 1\nnot ok 2\n# EXIT a/f.sh 0\nALLOC_TRAMP_GUEST_END\n' > "$tmp/r"
+expect "a not ok line fails the test" '^not ok - v: a/f.sh # 1 not ok$'
+XF=a/f.sh
+expect "an expected failure that fails passes" '^ok - v: a/f.sh # expected failure seen$'
+printf 'ALLOC_TRAMP_GUEST_BEGIN\n# RUN a/f.sh\nok 1\n# EXIT a/f.sh 0\nALLOC_TRAMP_GUEST_END\n' > "$tmp/r"
+expect "an expected failure that passes fails" '^not ok - v: a/f.sh # expected failure not seen$'
+XF=
+
+printf 'ALLOC_TRAMP_GUEST_BEGIN\n# RUN a/p.sh\n1..3\nok 1\n# EXIT a/p.sh 0\nALLOC_TRAMP_GUEST_END\n' > "$tmp/r"
+expect "a short plan fails" '^not ok - v: a/p.sh # planned 3, ran 1$'
+printf 'ALLOC_TRAMP_GUEST_BEGIN\n# RUN a/p.sh\nok 1\n# EXIT a/p.sh 137\nALLOC_TRAMP_GUEST_END\n' > "$tmp/r"
+expect "a killed test fails" '^not ok - v: a/p.sh # exit status 137$'
+
+printf 'ALLOC_TRAMP_GUEST_BEGIN\n# RUN a/p.sh\nok 1\n' > "$tmp/r"
+expect "a test cut short fails" '^not ok - v: a/p.sh # did not finish$'
+expect "a boot cut short fails" '^not ok - v: guest ran to the end marker # stopped early$'
+
+printf '[ 1.0] WARNING: CPU: 0 PID: 1 at mm/slub.c:1 foo\n' > "$tmp/c"
+expect "a WARN on the console fails" '^not ok - v: kernel log clean # .*WARNING: CPU'
