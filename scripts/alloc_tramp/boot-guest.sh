@@ -40,7 +40,7 @@ if [ ! -f "$cache" ]; then
 		for cpu in host,-arch-capabilities host max; do
 			probe=$logdir/kvm-probe
 			mkdir -p "$probe"
-			qemu "-accel kvm -cpu $cpu" 60 "$probe" alloc_tramp.probe \
+			qemu "-accel kvm -cpu $cpu" 20 "$probe" alloc_tramp.probe \
 				>/dev/null 2>&1
 			if grep -q ALLOC_TRAMP_GUEST_END "$probe/results.log" 2>/dev/null; then
 				echo "kvm -accel kvm -cpu $cpu" > "$cache"

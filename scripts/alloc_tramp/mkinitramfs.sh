@@ -16,6 +16,7 @@ stage=$out.d
 rm -rf "$stage"
 mkdir -p "$stage"/{bin,sbin,etc,proc,sys,dev,tmp,root,selftests}
 cp /bin/busybox "$stage/bin/busybox"
+ln -s busybox "$stage/bin/sh"
 cp "$top/scripts/alloc_tramp/guest-init" "$stage/init"
 chmod +x "$stage/init"
 echo "root:x:0:0:root:/root:/bin/sh" > "$stage/etc/passwd"
