@@ -24,7 +24,9 @@ prof)	frags="alloc_tramp_guest.config alloc_tramp_prof.config" ;;
 *)	echo "build-kernel: unknown variant '$variant'" >&2; exit 1 ;;
 esac
 
-export CCACHE_BASEDIR=$build CCACHE_NOHASHDIR=true
+# No CCACHE_BASEDIR: it rewrites the source path but not
+# -fmacro-prefix-map, and __FILE__ (codetag file names) would keep it.
+export CCACHE_NOHASHDIR=true
 kmake() { make -s -C "$ksrc" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" "$@"; }
 
 mkdir -p "$obj"

@@ -3,6 +3,7 @@
 #
 # /proc/allocinfo exists and its lines have upstream's format:
 #   <bytes> <calls> <file>:<line> [<module>] func:<function>
+# where <file> is relative to the source tree (mm/slub.c, not ../mm/slub.c).
 #
 # alloc-tramp-variants: prof
 
@@ -21,7 +22,7 @@ head -n 1 $f | grep -q '^allocinfo - version: 1\.0$' &&
 	echo "ok 2 - header says version 1.0" ||
 	echo "not ok 2 - header says version 1.0: $(head -n 1 $f)"
 
-re='^ *[0-9]+ +[0-9]+ [^ ]+:[0-9]+( \[[^ ]+\])? func:[A-Za-z0-9_.]+ *$'
+re='^ *[0-9]+ +[0-9]+ [A-Za-z0-9_][^ ]*:[0-9]+( \[[^ ]+\])? func:[A-Za-z0-9_.]+ *$'
 lines=$(tail -n +3 $f | wc -l)
 bad=$(tail -n +3 $f | grep -Ev "$re" | head -n 3)
 if [ "$lines" -gt 100 ] && [ -z "$bad" ]; then

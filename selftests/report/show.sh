@@ -10,8 +10,10 @@ echo "1..1"
 for f in /sys/kernel/debug/allocations /proc/allocinfo; do
 	if [ -r $f ]; then
 		echo "# $f, top 20 by size:"
-		grep -E '^ *[0-9]' $f | sort -hr | head -n 20 | sed 's/^/#   /'
-		echo "ok 1 - $f read"
+		top=$(grep -E '^ *[0-9]' $f | sort -nr | head -n 20)
+		echo "$top" | sed 's/^/#   /'
+		[ -n "$top" ] && echo "ok 1 - $f read" ||
+			echo "not ok 1 - $f has no site lines"
 		exit 0
 	fi
 done
