@@ -53,5 +53,8 @@ read -r mode accel < "$cache"
 echo "  QEMU    $mode ($accel), log in ${logdir#$build/../}"
 qemu "$accel" "${GUEST_TIMEOUT:-900}" "$logdir" "$@"
 rc=$?
-[ $rc -eq 124 ] && echo "boot-guest: timed out after ${GUEST_TIMEOUT:-900}s" >> "$logdir/results.log"
+if [ $rc -eq 124 ]; then
+	echo "boot-guest: timed out after ${GUEST_TIMEOUT:-900}s" \
+		>> "$logdir/results.log"
+fi
 exit 0

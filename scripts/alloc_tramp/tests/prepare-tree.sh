@@ -48,20 +48,26 @@ echo "TAP version 13"
 echo "1..8"
 run; rc=$?
 check "a good series applies" '[ $rc -eq 0 ] && grep -q TWO "$k/lib/up.c"'
-check "the source version is recorded" 'grep -q "^kernelversion: 6.12.0$" "$tmp/build/source-version"'
-check "new files are linked at their kernel paths" '[ "$(readlink "$k/lib/new.c")" = "$tmp/top/lib/new.c" ]'
+check "the source version is recorded" \
+	'grep -q "^kernelversion: 6.12.0$" "$tmp/build/source-version"'
+check "new files are linked at their kernel paths" \
+	'[ "$(readlink "$k/lib/new.c")" = "$tmp/top/lib/new.c" ]'
 run
-check "a second run changes nothing" '! grep -q PATCH "$tmp/out" && grep -c TWO "$k/lib/up.c" | grep -qx 1'
+check "a second run changes nothing" \
+	'! grep -q PATCH "$tmp/out" && grep -c TWO "$k/lib/up.c" | grep -qx 1'
 
 printf '0001-two.patch\n0002-bad.patch\n' > "$tmp/top/patches/series"
 run; rc=$?
-check "a patch that does not apply is refused" '[ $rc -ne 0 ] && grep -q "0002-bad.patch does not apply to" "$tmp/out"'
+check "a patch that does not apply is refused" \
+	'[ $rc -ne 0 ] && grep -q "0002-bad.patch does not apply to" "$tmp/out"'
 check "a refused series leaves the tree pristine" 'grep -qx two "$k/lib/up.c"'
 
 echo 0001-two.patch > "$tmp/top/patches/series"
 echo shadow > "$tmp/top/lib/up.c"
 run; rc=$?
-check "a new file may not shadow an upstream one" '[ $rc -ne 0 ] && grep -q "lib/up.c exists upstream" "$tmp/out"'
+check "a new file may not shadow an upstream one" \
+	'[ $rc -ne 0 ] && grep -q "lib/up.c exists upstream" "$tmp/out"'
 rm "$tmp/top/lib/up.c" "$tmp/top/lib/new.c"
 run
-check "a removed new file is unlinked" '[ ! -e "$k/lib/new.c" ] && [ ! -L "$k/lib/new.c" ]'
+check "a removed new file is unlinked" \
+	'[ ! -e "$k/lib/new.c" ] && [ ! -L "$k/lib/new.c" ]'

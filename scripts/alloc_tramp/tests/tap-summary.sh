@@ -20,27 +20,42 @@ expect() {
 	fi
 }
 
+# results TEST STATUS LINE...: a whole boot that ran TEST
+results() {
+	local t=$1 rc=$2
+
+	shift 2
+	{
+		echo ALLOC_TRAMP_GUEST_BEGIN
+		echo "# RUN $t"
+		printf '%s\n' "$@"
+		echo "# EXIT $t $rc"
+		echo ALLOC_TRAMP_GUEST_END
+	} > "$tmp/r"
+}
+
 echo "TAP version 13"
 echo "1..11"
 
 XF=
 echo "booted" > "$tmp/c"
-printf 'ALLOC_TRAMP_GUEST_BEGIN\r\n# RUN a/p.sh\r\n1..2\r\nok 1\r\nok 2\r\n# EXIT a/p.sh 0\r\nALLOC_TRAMP_GUEST_END\r\n' > "$tmp/r"
+results a/p.sh 0 "1..2" "ok 1" "ok 2"
+sed -i 's/$/\r/' "$tmp/r"	# the serial port adds CRs
 expect "passing test passes" '^ok - v: a/p.sh$'
 expect "complete boot passes" '^ok - v: guest ran to the end marker$'
 expect "clean console passes" '^ok - v: kernel log clean$'
 
-printf 'ALLOC_TRAMP_GUEST_BEGIN\n# RUN a/f.sh\nok 1\nnot ok 2\n# EXIT a/f.sh 0\nALLOC_TRAMP_GUEST_END\n' > "$tmp/r"
+results a/f.sh 0 "ok 1" "not ok 2"
 expect "a not ok line fails the test" '^not ok - v: a/f.sh # 1 not ok$'
 XF=a/f.sh
 expect "an expected failure that fails passes" '^ok - v: a/f.sh # expected failure seen$'
-printf 'ALLOC_TRAMP_GUEST_BEGIN\n# RUN a/f.sh\nok 1\n# EXIT a/f.sh 0\nALLOC_TRAMP_GUEST_END\n' > "$tmp/r"
+results a/f.sh 0 "ok 1"
 expect "an expected failure that passes fails" '^not ok - v: a/f.sh # expected failure not seen$'
 XF=
 
-printf 'ALLOC_TRAMP_GUEST_BEGIN\n# RUN a/p.sh\n1..3\nok 1\n# EXIT a/p.sh 0\nALLOC_TRAMP_GUEST_END\n' > "$tmp/r"
+results a/p.sh 0 "1..3" "ok 1"
 expect "a short plan fails" '^not ok - v: a/p.sh # planned 3, ran 1$'
-printf 'ALLOC_TRAMP_GUEST_BEGIN\n# RUN a/p.sh\nok 1\n# EXIT a/p.sh 137\nALLOC_TRAMP_GUEST_END\n' > "$tmp/r"
+results a/p.sh 137 "ok 1"
 expect "a killed test fails" '^not ok - v: a/p.sh # exit status 137$'
 
 printf 'ALLOC_TRAMP_GUEST_BEGIN\n# RUN a/p.sh\nok 1\n' > "$tmp/r"
