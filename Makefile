@@ -14,7 +14,7 @@ BUILD	:= $(TOP)/build
 S	:= $(TOP)/scripts/alloc_tramp
 RUN_VARIANT ?= prof
 
-.PHONY: all deps tree kernel kernel-guest kernel-prof run check shell clean
+.PHONY: all deps tree kernel kernel-guest kernel-prof run check shell clean distclean
 
 all: kernel
 

@@ -30,7 +30,7 @@ for t in "$here"/tests/*.sh; do
 done
 
 # 2. Kernel builds, then 3. guest tests on each kernel that built.
-"$top/scripts/alloc_tramp/prepare-tree.sh" "$top" "$build" > "$out/prepare.log" 2>&1 ||
+"$here/prepare-tree.sh" "$top" "$build" > "$out/prepare.log" 2>&1 ||
 	{ echo "not ok - prepare kernel tree # see $out/prepare.log" | emit; }
 for v in guest prof; do
 	log=$out/build-$v.log

@@ -43,6 +43,19 @@ version=$(sed -n 's/^package: //p' "$build/source-version")
 # 2. Patch series.
 series() { [ -f "$1/series" ] && grep -v -e '^#' -e '^[[:space:]]*$' "$1/series"; true; }
 
+# Undo the applied series, newest first.
+revert_applied() {
+	local p
+
+	for p in $(series "$applied" | tac); do
+		echo "  REVERT  $p"
+		patch -s -d "$ksrc" -p1 -R -E < "$applied/$p" ||
+			die "cannot revert $p; remove $ksrc and rerun"
+	done
+	rm -rf "$applied"
+	mkdir -p "$applied"
+}
+
 same=1
 [ "$(series "$top/patches")" = "$(series "$applied")" ] || same=0
 if [ $same -eq 1 ]; then
@@ -52,23 +65,13 @@ if [ $same -eq 1 ]; then
 fi
 
 if [ $same -eq 0 ]; then
-	for p in $(series "$applied" | tac); do
-		echo "  REVERT  $p"
-		patch -s -d "$ksrc" -p1 -R -E < "$applied/$p" ||
-			die "cannot revert $p; remove $ksrc and rerun"
-	done
-	rm -rf "$applied"
-	mkdir -p "$applied"
+	revert_applied
 	for p in $(series "$top/patches"); do
 		[ -f "$top/patches/$p" ] || die "patches/series lists missing $p"
 		if ! out=$(patch -d "$ksrc" -p1 --dry-run -f -E \
 				< "$top/patches/$p" 2>&1); then
 			echo "$out" >&2
-			for q in $(series "$applied" | tac); do
-				patch -s -d "$ksrc" -p1 -R -E < "$applied/$q"
-			done
-			rm -rf "$applied"
-			mkdir -p "$applied"
+			revert_applied
 			die "patches/$p does not apply to $version; refusing this tree"
 		fi
 		echo "  PATCH   $p"

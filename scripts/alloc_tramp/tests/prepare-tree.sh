@@ -22,24 +22,13 @@ tar -C "$tmp/src" -cJf "$tmp/src.tar.xz" linux-source-6.12
 export LINUX_SOURCE_TAR=$tmp/src.tar.xz
 k=$tmp/build/linux-source-6.12
 
-cat > "$tmp/top/patches/0001-two.patch" <<'P'
---- a/lib/up.c
-+++ b/lib/up.c
-@@ -1,3 +1,3 @@
- one
--two
-+TWO
- three
-P
-cat > "$tmp/top/patches/0002-bad.patch" <<'P'
---- a/lib/up.c
-+++ b/lib/up.c
-@@ -1,3 +1,3 @@
- one
--deux
-+DEUX
- three
-P
+# mkpatch NAME OLD NEW: a patch turning line 2 of lib/up.c from OLD to NEW
+mkpatch() {
+	printf '%s\n' "--- a/lib/up.c" "+++ b/lib/up.c" "@@ -1,3 +1,3 @@" \
+		" one" "-$2" "+$3" " three" > "$tmp/top/patches/$1"
+}
+mkpatch 0001-two.patch two TWO
+mkpatch 0002-bad.patch deux DEUX
 echo 0001-two.patch > "$tmp/top/patches/series"
 echo new > "$tmp/top/lib/new.c"
 run() { "$prep" "$tmp/top" "$tmp/build" > "$tmp/out" 2>&1; }
