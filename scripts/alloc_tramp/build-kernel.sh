@@ -6,6 +6,7 @@
 # Usage: build-kernel.sh BUILD VARIANT
 #   guest  our kernel (the development and test kernel)
 #   prof   upstream CONFIG_MEM_ALLOC_PROFILING, the yardstick
+#   tramp  CONFIG_ALLOC_TRAMPOLINES, ours
 #
 # The .config is made again only when a fragment changed, so that editing
 # one source file rebuilds only what depends on it.
@@ -21,6 +22,7 @@ jobs=${JOBS:-$(($(nproc) + 1))}
 case $variant in
 guest)	frags="alloc_tramp_guest.config" ;;
 prof)	frags="alloc_tramp_guest.config alloc_tramp_prof.config" ;;
+tramp)	frags="alloc_tramp_guest.config alloc_tramp.config" ;;
 *)	echo "build-kernel: unknown variant '$variant'" >&2; exit 1 ;;
 esac
 
@@ -36,7 +38,7 @@ if [ ! -f "$obj/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 	echo "  CONFIG  $variant: tinyconfig $frags"
 	kmake tinyconfig $frags >/dev/null
 	# Every line of every fragment must have survived Kconfig.
-	cat "$ksrc/arch/x86/configs/"$frags | grep '^CONFIG_' | sort -u |
+	(cd "$ksrc/arch/x86/configs" && cat $frags) | grep '^CONFIG_' | sort -u |
 	while read -r line; do
 		grep -qxF "$line" "$obj/.config" ||
 			echo "build-kernel: warning: $variant: '$line' not set" >&2

@@ -19,7 +19,11 @@ mkdir -p "$out"
 
 emit() { tee -a "$res"; }
 
-# 1. Host unit tests: fast, each prints TAP.
+# 1. The kernel tree: the host tests of objtool build it from there.
+"$here/prepare-tree.sh" "$top" "$build" > "$out/prepare.log" 2>&1 ||
+	{ echo "not ok - prepare kernel tree # see $out/prepare.log" | emit; }
+
+# 2. Host unit tests: fast, each prints TAP.
 for t in "$here"/tests/*.sh; do
 	name=host:${t#$top/}
 	log=$out/$(basename "$t").log
@@ -29,13 +33,15 @@ for t in "$here"/tests/*.sh; do
 	[ $rc -eq 0 ] || echo "not ok - $name: exit status $rc (log: $log)" | emit
 done
 
-# 2. Kernel builds, then 3. guest tests on each kernel that built.
-"$here/prepare-tree.sh" "$top" "$build" > "$out/prepare.log" 2>&1 ||
-	{ echo "not ok - prepare kernel tree # see $out/prepare.log" | emit; }
-for v in guest prof; do
+# 3. Kernel builds, then checks of the image and guest tests on each
+# kernel that built.
+for v in guest prof tramp; do
 	log=$out/build-$v.log
 	if "$here/build-kernel.sh" "$build" "$v" > "$log" 2>&1; then
 		echo "ok - build $v kernel" | emit
+		[ "$v" = tramp ] &&
+			"$here/check-vmlinux-sites.sh" "$build" "$v" 2>&1 |
+			grep -E '^(not )?ok |^#' | emit
 		"$here/run-guest-tests.sh" "$top" "$build" "$v" 2>&1 | emit
 	else
 		echo "not ok - build $v kernel # see $log" | emit

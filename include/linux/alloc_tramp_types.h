@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What objtool writes for allocation trampolines and the kernel reads:
+ * section names, the site table entry and the layout of the tags.
+ * objtool includes this file too, so it must only need <linux/types.h>.
+ */
+#ifndef _LINUX_ALLOC_TRAMP_TYPES_H
+#define _LINUX_ALLOC_TRAMP_TYPES_H
+
+#include <linux/types.h>
+
+#define ALLOC_TRAMP_TEXT_SECTION	".alloc_tramp.text"
+#define ALLOC_TRAMP_SITES_SECTION	".alloc_tramp.sites"
+#define ALLOC_TRAMP_TAGS_SECTION	"alloc_tags"
+#define ALLOC_TRAMP_STR_SECTION		".rodata.alloc_tramp"
+
+/* The tagged-call body of each target, in arch code: */
+#define ALLOC_TRAMP_BODY_PREFIX		"__alloc_tramp_"
+
+/*
+ * struct alloc_tag as objtool lays it out (struct codetag, then the
+ * counters pointer, which the kernel fills in).  lib/alloc_tramp.c
+ * checks these against the real structure.
+ */
+#define ALLOC_TRAMP_TAG_SIZE		40
+#define ALLOC_TRAMP_TAG_LINENO		4
+#define ALLOC_TRAMP_TAG_MODNAME		8
+#define ALLOC_TRAMP_TAG_FUNCTION	16
+#define ALLOC_TRAMP_TAG_FILENAME	24
+
+/**
+ * struct alloc_tramp_site - one direct call or tail call of an allocator
+ * @addr:   the call or jump instruction
+ * @target: the allocator it calls
+ * @tramp:  the trampoline that calls @target under @tag
+ * @tag:    the site's struct alloc_tag
+ *
+ * Each field is relative to its own address, as in struct static_call_site.
+ */
+struct alloc_tramp_site {
+	__s32 addr;
+	__s32 target;
+	__s32 tramp;
+	__s32 tag;
+};
+
+#endif /* _LINUX_ALLOC_TRAMP_TYPES_H */

@@ -1,0 +1,96 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Check the site table of a CONFIG_ALLOC_TRAMPOLINES vmlinux against its
+# code: every direct call or tail call of an allocator in objdump -d is a
+# site (or a listed exception), every site is such a call, and the stack
+# argument counts of <linux/alloc_tramp_targets.h> match the prototypes.
+# Prints TAP.
+#
+# Usage: check-vmlinux-sites.sh BUILD VARIANT
+
+set -u
+
+build=$1
+variant=$2
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+obj=$build/obj/$variant
+out=$build/check/sites-$variant
+targets_h=$top/include/linux/alloc_tramp_targets.h
+exceptions=$here/vmlinux-site-exceptions
+mkdir -p "$out"
+
+n=0
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n - $variant vmlinux: $2"; else echo "not ok $n - $variant vmlinux: $2"; fi
+}
+
+sed -n 's/^ALLOC_TRAMP_TARGET\(_IF\|_MEMINIT\)\?(\(CONFIG_[A-Z_]*, \)\?\([a-z_0-9]*\), \([0-9]*\))$/\3 \4/p' \
+	"$targets_h" > "$out/targets"
+
+"$here/sites.py" "$obj/vmlinux" > "$out/sites"
+ok $? "read the site table"
+echo "# $(wc -l < "$out/sites") sites, $(awk '{ print $4 }' "$out/sites" | sort -u | wc -l) tags (file:line), $(wc -l < "$out/targets") targets"
+
+# Direct calls and jumps to a target, outside the allocators and bodies.
+# An out-of-line copy of a static inline wrapper has a target's name but
+# is local: its calls are sites.
+nm "$obj/vmlinux" | awk '$2 == "T" { print $3 }' | sort > "$out/global-funcs"
+awk '{ print $1 }' "$out/targets" | sort | comm -12 - "$out/global-funcs" > "$out/allocators"
+objdump -d --no-show-raw-insn "$obj/vmlinux" | awk -v tf="$out/targets" -v af="$out/allocators" '
+	BEGIN {
+		while ((getline l < tf) > 0) { split(l, w, " "); t[w[1]] = 1 }
+		while ((getline l < af) > 0) alloc[l] = 1
+	}
+	/^[0-9a-f]+ <.*>:$/ {
+		f = $2; gsub(/[<>:]/, "", f)
+		skip = (f in alloc) || f ~ /^__alloc_tramp_/
+		next
+	}
+	!skip && $2 ~ /^(call|jmp|j[a-z]+)$/ && $NF ~ /^<[a-z_0-9]+>$/ {
+		d = $NF; gsub(/[<>]/, "", d)
+		if (d in t) { at = $1; sub(/:$/, "", at); print at, d }
+	}' | sort > "$out/calls"
+awk '{ print $1, $3 }' "$out/sites" | sort > "$out/site-addrs"
+
+comm -23 "$out/calls" "$out/site-addrs" > "$out/missed"
+grep -v -e '^#' -e '^$' "$exceptions" 2>/dev/null | awk '{ print $1 }' > "$out/exceptions"
+awk 'NR == FNR { e[$1] = 1; next } { print }' "$out/exceptions" "$out/missed" |
+	while read -r addr t; do
+		echo "$addr $t $(addr2line -f -e "$obj/vmlinux" "$addr" | head -1)"
+	done > "$out/missed-named"
+ok "$(test ! -s "$out/missed-named"; echo $?)" \
+	"every call of an allocator is a site ($(wc -l < "$out/calls") calls)"
+sed 's/^/#   missed: /' "$out/missed-named" | head -20
+
+comm -13 "$out/calls" "$out/site-addrs" > "$out/not-calls"
+ok "$(test ! -s "$out/not-calls"; echo $?)" "every site is a call of its target"
+sed 's/^/#   not a call: /' "$out/not-calls" | head -20
+
+grep -v ' [a-z_0-9./-]*:0 ' "$out/sites" > /dev/null
+ok $? "sites have source lines"
+grep -E ' include/linux/(slab|gfp|vmalloc|percpu|mempool)\.h:' "$out/sites" > "$out/in-headers"
+echo "# $(wc -l < "$out/in-headers") sites in out-of-line copies of allocator wrappers"
+
+# Stack words: arguments past the sixth, from the prototypes in DWARF.
+# (-ex, not -x: gdb stops a command file at a target this config lacks.)
+gdb_args=()
+while read -r name words; do
+	gdb_args+=(-ex "echo @$name $words\n" -ex "ptype $name")
+done < "$out/targets"
+gdb -batch -nx "${gdb_args[@]}" "$obj/vmlinux" 2>&1 | awk -v cf="$out/checked" '
+	/^@/ { name = substr($1, 2); want = $2; next }
+	/^type = / && name != "" {
+		s = $0; sub(/^[^(]*\(/, "", s); sub(/\)$/, "", s)
+		n = split(s, a, ","); got = n > 6 ? n - 6 : 0; checked++
+		if (got != want) print name, "has", n, "arguments, header says", want
+		name = ""
+	}
+	END { print checked + 0 > cf }' > "$out/bad-words"
+ok "$(test "$(cat "$out/checked")" -gt 0 && test ! -s "$out/bad-words"; echo $?)" \
+	"stack words of every target match its prototype ($(cat "$out/checked") checked)"
+sed 's/^/#   /' "$out/bad-words"
+
+echo "1..$n"

@@ -1,0 +1,691 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Allocation trampolines: find every direct call and tail call of an
+ * allocator entry point and emit, for each, a stub that makes the call
+ * under the site's allocation tag, the tag itself and a site table entry.
+ * The call sites are left as they are; the kernel redirects them at run
+ * time.
+ *
+ * The tag's file:line is that of the allocator API call in the source:
+ * the inline chain of the allocator wrappers (the *_noprof inlines of
+ * slab.h, gfp.h, ...) is walked out with DWARF.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/hashtable.h>
+#include <linux/kernel.h>
+#include <linux/objtool_types.h>
+
+#include <objtool/alloc_tramp.h>
+#include <objtool/arch.h>
+#include <objtool/builtin.h>
+#include <objtool/check.h>
+#include <objtool/elf.h>
+#include <objtool/warn.h>
+#include <arch/elf.h>
+
+#ifdef HAVE_LIBDW
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+#endif
+
+#include "../../include/linux/alloc_tramp_types.h"
+
+#define ALLOC_TRAMP_TARGET(name, stack_words)		#name,
+#define ALLOC_TRAMP_TARGET_IF(config, name, stack_words) #name,
+#define ALLOC_TRAMP_TARGET_MEMINIT(name, stack_words)	#name,
+static const char * const target_names[] = {
+#include "../../include/linux/alloc_tramp_targets.h"
+};
+
+#undef ALLOC_TRAMP_TARGET
+#undef ALLOC_TRAMP_TARGET_IF
+#undef ALLOC_TRAMP_TARGET_MEMINIT
+
+struct alloc_site {
+	struct instruction *insn;
+	struct symbol *target;
+	const char *file;
+	const char *func;
+	unsigned int line;
+	unsigned int tag;
+};
+
+struct alloc_tag_rec {
+	unsigned int file, func, line;
+};
+
+struct strtab {
+	char *buf;
+	size_t len, cap;
+};
+
+static bool is_target_name(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(target_names); i++)
+		if (!strcmp(name, target_names[i]))
+			return true;
+	return false;
+}
+
+/* Calls inside an allocator, or inside a tagged-call body, are not sites. */
+static bool in_allocator(struct instruction *insn)
+{
+	struct symbol *func = insn_func(insn);
+
+	if (!func)
+		return false;
+	if (func->pfunc)
+		func = func->pfunc;
+
+	return (func->bind != STB_LOCAL && is_target_name(func->name)) ||
+	       !strncmp(func->name, ALLOC_TRAMP_BODY_PREFIX,
+			strlen(ALLOC_TRAMP_BODY_PREFIX));
+}
+
+static struct symbol *site_target(struct instruction *insn)
+{
+	struct symbol *dest;
+
+	if (insn->type != INSN_CALL &&
+	    insn->type != INSN_JUMP_UNCONDITIONAL &&
+	    insn->type != INSN_JUMP_CONDITIONAL)
+		return NULL;
+
+	/* Set for calls, and by add_jump_destinations() for tail calls. */
+	dest = insn->_call_dest;
+	if (!dest || dest->bind == STB_LOCAL || !is_target_name(dest->name))
+		return NULL;
+
+	return dest;
+}
+
+/*
+ * The runtime rewrites the rel32 of the instruction, so it must be of a
+ * known form with a PC-relative relocation against the target.
+ */
+static int check_site_insn(struct objtool_file *file, struct instruction *insn,
+			   struct symbol *target)
+{
+	const unsigned char *bytes = insn->sec->data->d_buf + insn->offset;
+	int rel = arch_alloc_tramp_rel32(bytes, insn->len);
+	struct reloc *reloc;
+
+	if (rel < 0) {
+		WARN_INSN(insn, "alloc-tramp: call to %s: unknown instruction form",
+			  target->name);
+		return -1;
+	}
+
+	/* A call within its own section may have been resolved by the assembler. */
+	reloc = find_reloc_by_dest(file->elf, insn->sec, insn->offset + rel);
+	if (!reloc) {
+		s32 rel32;
+
+		memcpy(&rel32, bytes + rel, sizeof(rel32));
+		if (target->sec == insn->sec &&
+		    insn->offset + insn->len + rel32 == target->offset)
+			return 0;
+	}
+	if (!reloc || reloc->sym != target ||
+	    !arch_alloc_tramp_call_reloc(reloc, insn->len - rel)) {
+		WARN_INSN(insn, "alloc-tramp: call to %s: unexpected relocation",
+			  target->name);
+		return -1;
+	}
+
+	return 0;
+}
+
+static int find_sites(struct objtool_file *file, struct alloc_site **sitesp)
+{
+	struct alloc_site *sites = NULL;
+	struct instruction *insn;
+	struct section *sec;
+	int nr = 0, cap = 0;
+
+	for_each_sec(file, sec) {
+		if (!sec->text)
+			continue;
+
+		sec_for_each_insn(file, sec, insn) {
+			struct symbol *target = site_target(insn);
+
+			if (!target || in_allocator(insn))
+				continue;
+
+			if (check_site_insn(file, insn, target))
+				return -1;
+
+			if (nr == cap) {
+				cap = cap ? cap * 2 : 256;
+				sites = realloc(sites, cap * sizeof(*sites));
+				if (!sites) {
+					perror("realloc");
+					return -1;
+				}
+			}
+			memset(&sites[nr], 0, sizeof(sites[nr]));
+			sites[nr].insn = insn;
+			sites[nr].target = target;
+			nr++;
+		}
+	}
+
+	*sitesp = sites;
+	return nr;
+}
+
+/* Strip compiler suffixes: foo.cold, foo.isra.0, foo.constprop.0 */
+static const char *func_name(struct symbol *func)
+{
+	char *dot;
+
+	if (!func)
+		return "?";
+	if (func->pfunc)
+		func = func->pfunc;
+
+	dot = strchr(func->name, '.');
+	return dot ? strndup(func->name, dot - func->name) : func->name;
+}
+
+/* Lexical normalization: our tree has symlinks, don't resolve them. */
+static char *normalize(const char *path)
+{
+	char *out = malloc(strlen(path) + 2), *q;
+	const char *p;
+	size_t n;
+
+	if (!out)
+		return NULL;
+	q = out;
+	for (p = path; *p; p += n) {
+		while (*p == '/')
+			p++;
+		n = strcspn(p, "/");
+		if (n == 1 && p[0] == '.')
+			continue;
+		if (n == 2 && p[0] == '.' && p[1] == '.' && q > out) {
+			while (q > out && *--q != '/')
+				;
+			continue;
+		}
+		if (n) {
+			if (q > out || path[0] == '/')
+				*q++ = '/';
+			memcpy(q, p, n);
+			q += n;
+		}
+	}
+	*q = 0;
+	return out;
+}
+
+/* Make @path, as DWARF has it, relative to the source tree. */
+static const char *source_path(const char *path, const char *comp_dir)
+{
+	static char *root;
+	char *full, *out;
+	size_t n;
+
+	if (!root) {
+		const char *srctree = getenv("srctree") ?: ".";
+		char cwd[4096];
+
+		if (srctree[0] == '/')
+			root = normalize(srctree);
+		else if (getcwd(cwd, sizeof(cwd)) &&
+			 asprintf(&full, "%s/%s", cwd, srctree) >= 0)
+			root = normalize(full);
+		if (!root)
+			return path;
+	}
+
+	if (path[0] != '/' && comp_dir) {
+		if (asprintf(&full, "%s/%s", comp_dir, path) < 0)
+			return path;
+		out = normalize(full);
+		free(full);
+	} else {
+		out = normalize(path);
+	}
+	if (!out)
+		return path;
+
+	n = strlen(root);
+	if (!strncmp(out, root, n) && out[n] == '/')
+		return out + n + 1;
+	return out;
+}
+
+#ifdef HAVE_LIBDW
+
+struct dwarf_ctx {
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Elf *elf;
+};
+
+static int dwarf_open(struct dwarf_ctx *dw, const char *name)
+{
+	static const Dwfl_Callbacks callbacks = {
+		.find_debuginfo		= dwfl_standard_find_debuginfo,
+		.section_address	= dwfl_offline_section_address,
+	};
+	GElf_Addr bias;
+
+	dw->dwfl = dwfl_begin(&callbacks);
+	if (!dw->dwfl)
+		return -1;
+
+	dw->mod = dwfl_report_offline(dw->dwfl, name, name, -1);
+	dwfl_report_end(dw->dwfl, NULL, NULL);
+	if (!dw->mod || !dwfl_module_getdwarf(dw->mod, &bias)) {
+		dwfl_end(dw->dwfl);
+		return -1;
+	}
+
+	dw->elf = dwfl_module_getelf(dw->mod, &bias);
+	return dw->elf ? 0 : -1;
+}
+
+static bool is_wrapper(Dwarf_Die *die)
+{
+	const char *name = dwarf_diename(die);
+	size_t len = name ? strlen(name) : 0;
+
+	return len > 7 && !strcmp(name + len - 7, "_noprof");
+}
+
+/*
+ * The line table names the wrapper's line in a header.  Each inlined
+ * wrapper frame was called from the frame around it: go out while the
+ * frame is a wrapper, and take the first caller that is not one.
+ */
+static int dwarf_resolve(struct dwarf_ctx *dw, struct alloc_site *site)
+{
+	struct instruction *insn = site->insn;
+	const char *file = NULL, *comp_dir;
+	Dwarf_Die *cu, *scopes = NULL, cu_die;
+	Dwarf_Attribute attr;
+	Dwarf_Files *files;
+	Dwarf_Addr addr, bias;
+	Dwarf_Word word;
+	size_t nfiles;
+	GElf_Shdr shdr;
+	Dwfl_Line *line;
+	int lineno = 0, nscopes, i;
+
+	if (!gelf_getshdr(elf_getscn(dw->elf, insn->sec->idx), &shdr))
+		return -1;
+	addr = shdr.sh_addr + insn->offset;
+
+	cu = dwfl_module_addrdie(dw->mod, addr, &bias);
+	line = dwfl_module_getsrc(dw->mod, addr);
+	if (!cu || !line)
+		return -1;
+	cu_die = *cu;
+	file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+	comp_dir = dwarf_formstring(dwarf_attr(&cu_die, DW_AT_comp_dir, &attr));
+
+	/*
+	 * dwarf_getscopes() continues an inlined scope with its abstract
+	 * origin's; dwarf_getscopes_die() gives the concrete callers.
+	 */
+	nscopes = dwarf_getscopes(&cu_die, addr - bias, &scopes);
+	if (nscopes > 0) {
+		Dwarf_Die innermost = scopes[0];
+
+		free(scopes);
+		nscopes = dwarf_getscopes_die(&innermost, &scopes);
+	}
+	for (i = 0; i < nscopes; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+
+		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
+			continue;
+
+		if (tag == DW_TAG_subprogram || !is_wrapper(&scopes[i])) {
+			site->func = dwarf_diename(&scopes[i]);
+			if (site->func)
+				site->func = strdup(site->func);
+			break;
+		}
+
+		if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &attr), &word) ||
+		    dwarf_getsrcfiles(&cu_die, &files, &nfiles) || word >= nfiles)
+			break;
+		file = dwarf_filesrc(files, word, NULL, NULL);
+		if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &attr), &word))
+			break;
+		lineno = word;
+	}
+	free(scopes);
+
+	if (!file)
+		return -1;
+	site->file = source_path(file, comp_dir);
+	site->line = lineno;
+	return 0;
+}
+
+#endif /* HAVE_LIBDW */
+
+static void resolve_lines(struct alloc_site *sites, int nr)
+{
+	bool dwarf = false;
+	int i;
+
+#ifdef HAVE_LIBDW
+	struct dwarf_ctx dw;
+
+	dwarf = !dwarf_open(&dw, objname);
+#endif
+	if (!dwarf)
+		WARN("alloc-tramp: no DWARF, tags get the function name and line 0");
+
+	for (i = 0; i < nr; i++) {
+		struct alloc_site *site = &sites[i];
+
+#ifdef HAVE_LIBDW
+		if (dwarf && dwarf_resolve(&dw, site))
+			site->file = NULL;
+#endif
+		if (!site->file) {
+			site->file = objname;
+			site->line = 0;
+		}
+		if (!site->func)
+			site->func = func_name(insn_func(site->insn));
+	}
+
+#ifdef HAVE_LIBDW
+	if (dwarf)
+		dwfl_end(dw.dwfl);
+#endif
+}
+
+static unsigned int strtab_add(struct strtab *tab, const char *str)
+{
+	size_t len = strlen(str) + 1, off;
+
+	/* Sites come in address order, so repeats are usually recent. */
+	for (off = 0; off < tab->len; off += strlen(tab->buf + off) + 1)
+		if (!strcmp(tab->buf + off, str))
+			return off;
+
+	if (tab->len + len > tab->cap) {
+		tab->cap = (tab->cap + len) * 2;
+		tab->buf = realloc(tab->buf, tab->cap);
+		if (!tab->buf) {
+			perror("realloc");
+			exit(1);
+		}
+	}
+	memcpy(tab->buf + tab->len, str, len);
+	off = tab->len;
+	tab->len += len;
+	return off;
+}
+
+/* One tag per file:line:function, as upstream has one per expansion. */
+static int assign_tags(struct alloc_site *sites, int nr, struct strtab *strs,
+		       struct alloc_tag_rec **tagsp)
+{
+	struct alloc_tag_rec *tags = calloc(nr, sizeof(*tags));
+	int i, t, ntags = 0;
+
+	if (!tags) {
+		perror("calloc");
+		return -1;
+	}
+
+	for (i = 0; i < nr; i++) {
+		struct alloc_tag_rec rec = {
+			.file = strtab_add(strs, sites[i].file),
+			.func = strtab_add(strs, sites[i].func),
+			.line = sites[i].line,
+		};
+
+		for (t = ntags - 1; t >= 0; t--)
+			if (!memcmp(&tags[t], &rec, sizeof(rec)))
+				break;
+		if (t < 0) {
+			t = ntags++;
+			tags[t] = rec;
+		}
+		sites[i].tag = t;
+	}
+
+	*tagsp = tags;
+	return ntags;
+}
+
+static struct section *create_sec(struct objtool_file *file, const char *name,
+				  size_t entsize, unsigned int nr,
+				  unsigned int nr_relocs, unsigned long flags,
+				  unsigned int align)
+{
+	struct section *sec;
+
+	if (nr_relocs)
+		sec = elf_create_section_pair(file->elf, name, entsize, nr, nr_relocs);
+	else
+		sec = elf_create_section(file->elf, name, entsize, nr);
+	if (!sec)
+		return NULL;
+
+	sec->sh.sh_flags = flags;
+	sec->sh.sh_addralign = align;
+	sec->data->d_align = align;
+	return sec;
+}
+
+static struct symbol *body_symbol(struct objtool_file *file, struct symbol *target)
+{
+	struct symbol *sym;
+	char *name;
+
+	if (asprintf(&name, ALLOC_TRAMP_BODY_PREFIX "%s", target->name) < 0)
+		return NULL;
+
+	sym = find_symbol_by_name(file->elf, name);
+	if (!sym)
+		sym = elf_create_undef_symbol(file->elf, name);
+	free(name);
+	return sym;
+}
+
+/*
+ * The stubs are code that objtool has not seen: give them instructions
+ * with the CFI of a function entry, so that orc_create() covers them.
+ */
+static int add_stub_insns(struct objtool_file *file, struct section *sec)
+{
+	static struct cfi_state cfi;
+	struct cfi_init_state init;
+	struct instruction *insns = NULL, *insn;
+	unsigned long offset;
+	unsigned int idx = 0;
+
+	arch_initial_func_cfi_state(&init);
+	cfi.cfa = init.cfa;
+	memcpy(cfi.regs, init.regs, sizeof(cfi.regs));
+	cfi.stack_size = init.cfa.offset;
+	cfi.type = UNWIND_HINT_TYPE_CALL;
+
+	for (offset = 0; offset < sec->sh.sh_size; offset += insn->len) {
+		if (!insns || idx == INSN_CHUNK_MAX) {
+			insns = calloc(INSN_CHUNK_SIZE, sizeof(*insn));
+			if (!insns) {
+				perror("calloc");
+				return -1;
+			}
+			idx = 0;
+		} else {
+			idx++;
+		}
+		insn = &insns[idx];
+		insn->idx = idx;
+		INIT_LIST_HEAD(&insn->call_node);
+		insn->sec = sec;
+		insn->offset = offset;
+		if (arch_decode_instruction(file, sec, offset,
+					    sec->sh.sh_size - offset, insn))
+			return -1;
+		insn->cfi = &cfi;
+		hash_add(file->insn_hash, &insn->hash, sec_offset_hash(sec, offset));
+	}
+
+	sec->text = true;
+	return 0;
+}
+
+static int emit_sections(struct objtool_file *file, struct alloc_site *sites,
+			 int nr, struct alloc_tag_rec *tags, int ntags,
+			 struct strtab *strs)
+{
+	const struct alloc_tramp_stub *stub = &arch_alloc_tramp_stub;
+	struct section *str_sec, *tag_sec, *text_sec, *site_sec;
+	struct symbol *str_sym, *tag_sym, *body;
+	unsigned int mod = 0, relocs_per_tag;
+	int i;
+
+	if (opts.alloc_tramp_module)
+		mod = strtab_add(strs, opts.alloc_tramp_module);
+	relocs_per_tag = opts.alloc_tramp_module ? 3 : 2;
+
+	str_sec = create_sec(file, ALLOC_TRAMP_STR_SECTION, 1, strs->len, 0,
+			     SHF_ALLOC, 1);
+	tag_sec = create_sec(file, ALLOC_TRAMP_TAGS_SECTION, ALLOC_TRAMP_TAG_SIZE,
+			     ntags, ntags * relocs_per_tag,
+			     SHF_ALLOC | SHF_WRITE, 8);
+	text_sec = create_sec(file, ALLOC_TRAMP_TEXT_SECTION, stub->size, nr,
+			      nr * 2, SHF_ALLOC | SHF_EXECINSTR, stub->size);
+	site_sec = create_sec(file, ALLOC_TRAMP_SITES_SECTION,
+			      sizeof(struct alloc_tramp_site), nr, nr * 4,
+			      SHF_ALLOC, 4);
+	if (!str_sec || !tag_sec || !text_sec || !site_sec)
+		return -1;
+
+	memcpy(str_sec->data->d_buf, strs->buf, strs->len);
+	str_sym = elf_create_section_symbol(file->elf, str_sec);
+	tag_sym = elf_create_section_symbol(file->elf, tag_sec);
+	if (!str_sym || !tag_sym)
+		return -1;
+
+	for (i = 0; i < ntags; i++) {
+		unsigned long off = i * ALLOC_TRAMP_TAG_SIZE;
+		unsigned int r = i * relocs_per_tag;
+		unsigned int lineno = tags[i].line;
+
+		memcpy(tag_sec->data->d_buf + off + ALLOC_TRAMP_TAG_LINENO,
+		       &lineno, sizeof(lineno));
+		if (!elf_init_reloc(file->elf, tag_sec->rsec, r++,
+				    off + ALLOC_TRAMP_TAG_FUNCTION, str_sym,
+				    tags[i].func, R_ABS64) ||
+		    !elf_init_reloc(file->elf, tag_sec->rsec, r++,
+				    off + ALLOC_TRAMP_TAG_FILENAME, str_sym,
+				    tags[i].file, R_ABS64))
+			return -1;
+		if (opts.alloc_tramp_module &&
+		    !elf_init_reloc(file->elf, tag_sec->rsec, r,
+				    off + ALLOC_TRAMP_TAG_MODNAME, str_sym,
+				    mod, R_ABS64))
+			return -1;
+	}
+
+	for (i = 0; i < nr; i++) {
+		unsigned long text_off = i * stub->size;
+		unsigned long site_off = i * sizeof(struct alloc_tramp_site);
+		unsigned long tag_off = sites[i].tag * ALLOC_TRAMP_TAG_SIZE;
+
+		memcpy(text_sec->data->d_buf + text_off, stub->bytes, stub->size);
+
+		body = body_symbol(file, sites[i].target);
+		if (!body ||
+		    !elf_init_reloc(file->elf, text_sec->rsec, i * 2,
+				    text_off + stub->tag.offset, tag_sym,
+				    tag_off + stub->tag.addend, stub->tag.type) ||
+		    !elf_init_reloc(file->elf, text_sec->rsec, i * 2 + 1,
+				    text_off + stub->body.offset, body,
+				    stub->body.addend, stub->body.type))
+			return -1;
+
+		if (!elf_init_reloc_text_sym(file->elf, site_sec, site_off,
+					     i * 4, sites[i].insn->sec,
+					     sites[i].insn->offset) ||
+		    !elf_init_reloc(file->elf, site_sec->rsec, i * 4 + 1,
+				    site_off + 4, sites[i].target, 0,
+				    elf_data_rela_type(file->elf)) ||
+		    !elf_init_reloc_text_sym(file->elf, site_sec, site_off + 8,
+					     i * 4 + 2, text_sec, text_off) ||
+		    !elf_init_reloc_data_sym(file->elf, site_sec, site_off + 12,
+					     i * 4 + 3, tag_sym, tag_off))
+			return -1;
+	}
+
+	return add_stub_insns(file, text_sec);
+}
+
+static void list_sites(struct alloc_site *sites, int nr)
+{
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		struct instruction *insn = sites[i].insn;
+		struct symbol *sym = insn->sym;
+
+		if (sym)
+			printf("%s+0x%lx", sym->name, insn->offset - sym->offset);
+		else
+			printf("%s+0x%lx", insn->sec->name, insn->offset);
+		printf(" %s %s:%u %s\n", sites[i].target->name, sites[i].file,
+		       sites[i].line, sites[i].func);
+	}
+}
+
+int create_alloc_tramp_sections(struct objtool_file *file)
+{
+	struct alloc_site *sites = NULL;
+	struct alloc_tag_rec *tags = NULL;
+	struct strtab strs = {};
+	int nr, ntags, ret = 0;
+
+	if (find_section_by_name(file->elf, ALLOC_TRAMP_SITES_SECTION)) {
+		WARN("file already has %s section, skipping",
+		     ALLOC_TRAMP_SITES_SECTION);
+		return 0;
+	}
+
+	nr = find_sites(file, &sites);
+	if (nr <= 0)
+		return nr;
+
+	resolve_lines(sites, nr);
+
+	if (opts.alloc_tramp_list)
+		list_sites(sites, nr);
+
+	if (opts.alloc_tramp) {
+		ntags = assign_tags(sites, nr, &strs, &tags);
+		if (ntags < 0 ||
+		    emit_sections(file, sites, nr, tags, ntags, &strs))
+			ret = -1;
+	}
+
+	if (opts.stats)
+		printf("alloc_tramp: %d sites, %d tags, %zu string bytes\n",
+		       nr, opts.alloc_tramp ? ntags : 0, strs.len);
+
+	free(sites);
+	free(tags);
+	free(strs.buf);
+	return ret;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef _OBJTOOL_ALLOC_TRAMP_H
+#define _OBJTOOL_ALLOC_TRAMP_H
+
+#include <linux/types.h>
+#include <objtool/objtool.h>
+#include <objtool/elf.h>
+
+/**
+ * struct alloc_tramp_reloc - a relocation inside the per-site stub
+ * @offset: where it applies, from the start of the stub
+ * @type:   its ELF relocation type
+ * @addend: added to the symbol's address
+ */
+struct alloc_tramp_reloc {
+	unsigned int offset;
+	unsigned int type;
+	s64 addend;
+};
+
+/**
+ * struct alloc_tramp_stub - the per-site stub of an architecture
+ * @size:  bytes per stub, a power of two
+ * @bytes: the instructions, with the relocated fields zero
+ * @tag:   the relocation that gives the stub its tag
+ * @body:  the relocation to the target's tagged-call body
+ *
+ * The stub must not touch the stack: it unwinds as a function entry.
+ */
+struct alloc_tramp_stub {
+	unsigned int size;
+	const unsigned char *bytes;
+	struct alloc_tramp_reloc tag;
+	struct alloc_tramp_reloc body;
+};
+
+extern const struct alloc_tramp_stub arch_alloc_tramp_stub;
+
+/*
+ * Offset of the rel32 field in a call or jump the runtime can redirect,
+ * or -1 if the instruction is of another form.
+ */
+int arch_alloc_tramp_rel32(const unsigned char *insn, unsigned int len);
+
+/* Is @reloc the PC-relative relocation of a @size byte rel32 field? */
+bool arch_alloc_tramp_call_reloc(struct reloc *reloc, unsigned int size);
+
+int create_alloc_tramp_sections(struct objtool_file *file);
+
+#endif /* _OBJTOOL_ALLOC_TRAMP_H */
