@@ -8,13 +8,15 @@
 #   make run      deps + kernel, boot in QEMU, print the allocation report
 #   make check    host tests, kernel builds, guest tests: "N passed, N failed"
 #   make shell    boot the guest kernel to an interactive shell
+#   make bench-objtool  time of the objtool pass and bytes it adds per site
 
 TOP	:= $(CURDIR)
 BUILD	:= $(TOP)/build
 S	:= $(TOP)/scripts/alloc_tramp
 RUN_VARIANT ?= prof
 
-.PHONY: all deps tree kernel kernel-guest kernel-prof run check shell clean distclean
+.PHONY: all deps tree kernel kernel-guest kernel-prof kernel-tramp run check shell \
+	bench-objtool clean distclean
 
 all: kernel
 
@@ -24,9 +26,9 @@ deps:
 tree:
 	@$(S)/prepare-tree.sh $(TOP) $(BUILD)
 
-kernel: kernel-guest kernel-prof
+kernel: kernel-guest kernel-prof kernel-tramp
 
-kernel-guest kernel-prof: kernel-%: tree
+kernel-guest kernel-prof kernel-tramp: kernel-%: tree
 	@$(S)/build-kernel.sh $(BUILD) $*
 
 run: deps
@@ -43,8 +45,14 @@ shell: kernel-guest
 		-initrd $(BUILD)/shell.cpio \
 		-append "console=ttyS0 panic=-1 alloc_tramp.shell"
 
+bench-objtool: kernel-tramp
+	@$(S)/bench-objtool.sh $(BUILD)
+
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/logs $(BUILD)/check
 
-distclean:
+distbench-objtool: kernel-tramp
+	@$(S)/bench-objtool.sh $(BUILD)
+
+clean:
 	rm -rf $(BUILD)

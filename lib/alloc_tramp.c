@@ -15,8 +15,6 @@ static_assert(offsetof(struct alloc_tag, ct.modname) == ALLOC_TRAMP_TAG_MODNAME)
 static_assert(offsetof(struct alloc_tag, ct.function) == ALLOC_TRAMP_TAG_FUNCTION);
 static_assert(offsetof(struct alloc_tag, ct.filename) == ALLOC_TRAMP_TAG_FILENAME);
 
-extern struct alloc_tag __start_alloc_tags[], __stop_alloc_tags[];
-
 /* objtool cannot make per-CPU data: give the tags their counters. */
 static int __init alloc_tramp_init(void)
 {

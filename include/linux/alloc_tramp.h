@@ -13,6 +13,7 @@ struct alloc_tag;
 
 extern struct alloc_tramp_site __start_alloc_tramp_sites[];
 extern struct alloc_tramp_site __stop_alloc_tramp_sites[];
+extern struct alloc_tag __start_alloc_tags[], __stop_alloc_tags[];
 
 static inline void *alloc_tramp_site_addr(const struct alloc_tramp_site *site)
 {

@@ -24,40 +24,56 @@ mkdir -p "$out"
 n=0
 ok() {
 	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $variant vmlinux: $2"; else echo "not ok $n - $variant vmlinux: $2"; fi
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $variant vmlinux: $2"
+	else
+		echo "not ok $n - $variant vmlinux: $2"
+	fi
 }
 
-sed -n 's/^ALLOC_TRAMP_TARGET\(_IF\|_MEMINIT\)\?(\(CONFIG_[A-Z_]*, \)\?\([a-z_0-9]*\), \([0-9]*\))$/\3 \4/p' \
+sed -n 's/^ALLOC_TRAMP_TARGET[A-Z_]*(\(CONFIG_[A-Z_]*, \)\?\([a-z_0-9]*\), \([0-9]*\))$/\2 \3/p' \
 	"$targets_h" > "$out/targets"
 
 "$here/sites.py" "$obj/vmlinux" > "$out/sites"
 ok $? "read the site table"
-echo "# $(wc -l < "$out/sites") sites, $(awk '{ print $4 }' "$out/sites" | sort -u | wc -l) tags (file:line), $(wc -l < "$out/targets") targets"
+echo "# $(wc -l < "$out/sites") sites," \
+	"$(awk '{ print $4 }' "$out/sites" | sort -u | wc -l) file:line," \
+	"$(wc -l < "$out/targets") targets"
 
 # Direct calls and jumps to a target, outside the allocators and bodies.
-# An out-of-line copy of a static inline wrapper has a target's name but
-# is local: its calls are sites.
+# Calls of an out-of-line copy of a static inline wrapper (a local
+# *_noprof function) are sites too, and a global *_noprof function that
+# is not a target is reported as missed.
 nm "$obj/vmlinux" | awk '$2 == "T" { print $3 }' | sort > "$out/global-funcs"
 awk '{ print $1 }' "$out/targets" | sort | comm -12 - "$out/global-funcs" > "$out/allocators"
-objdump -d --no-show-raw-insn "$obj/vmlinux" | awk -v tf="$out/targets" -v af="$out/allocators" '
+objdump -d --no-show-raw-insn "$obj/vmlinux" |
+awk -v gf="$out/global-funcs" -v af="$out/allocators" '
 	BEGIN {
-		while ((getline l < tf) > 0) { split(l, w, " "); t[w[1]] = 1 }
+		while ((getline l < gf) > 0) global[l] = 1
 		while ((getline l < af) > 0) alloc[l] = 1
+	}
+	function wrapper(f, b) {
+		b = f; sub(/\..*/, "", b)
+		return b ~ /_noprof$/ && !(f in global)
 	}
 	/^[0-9a-f]+ <.*>:$/ {
 		f = $2; gsub(/[<>:]/, "", f)
-		skip = (f in alloc) || f ~ /^__alloc_tramp_/
+		skip = (f in alloc) || wrapper(f) || f ~ /^__alloc_tramp_/
 		next
 	}
-	!skip && $2 ~ /^(call|jmp|j[a-z]+)$/ && $NF ~ /^<[a-z_0-9]+>$/ {
+	!skip && $2 ~ /^(call|jmp|j[a-z]+)$/ && $NF ~ /^<[a-z_0-9.]+>$/ {
 		d = $NF; gsub(/[<>]/, "", d)
-		if (d in t) { at = $1; sub(/:$/, "", at); print at, d }
+		if (d !~ /^__alloc_tramp_/ && ((d in alloc) || wrapper(d) ||
+		    (d ~ /_noprof$/ && (d in global)))) {
+			at = $1; sub(/:$/, "", at); print at, d
+		}
 	}' | sort > "$out/calls"
 awk '{ print $1, $3 }' "$out/sites" | sort > "$out/site-addrs"
 
 comm -23 "$out/calls" "$out/site-addrs" > "$out/missed"
-grep -v -e '^#' -e '^$' "$exceptions" 2>/dev/null | awk '{ print $1 }' > "$out/exceptions"
-awk 'NR == FNR { e[$1] = 1; next } { print }' "$out/exceptions" "$out/missed" |
+{ echo "^-$"; grep -v -e '^#' -e '^$' "$exceptions" 2>/dev/null |
+	awk '{ print "^" $1 " " }'; } > "$out/exceptions"
+grep -v -f "$out/exceptions" "$out/missed" |
 	while read -r addr t; do
 		echo "$addr $t $(addr2line -f -e "$obj/vmlinux" "$addr" | head -1)"
 	done > "$out/missed-named"
@@ -69,7 +85,7 @@ comm -13 "$out/calls" "$out/site-addrs" > "$out/not-calls"
 ok "$(test ! -s "$out/not-calls"; echo $?)" "every site is a call of its target"
 sed 's/^/#   not a call: /' "$out/not-calls" | head -20
 
-grep -v ' [a-z_0-9./-]*:0 ' "$out/sites" > /dev/null
+! grep -q ' [^ ]*:0 ' "$out/sites"
 ok $? "sites have source lines"
 grep -E ' include/linux/(slab|gfp|vmalloc|percpu|mempool)\.h:' "$out/sites" > "$out/in-headers"
 echo "# $(wc -l < "$out/in-headers") sites in out-of-line copies of allocator wrappers"

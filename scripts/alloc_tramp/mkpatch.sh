@@ -46,6 +46,10 @@ out=$top/patches/$name
 	cat "$msgfile"
 	echo "---"
 	for f in "$@"; do
+		echo "diff --git a/$f b/$f"
+		a=$(git hash-object "$pristine/linux-source-6.12/$f" | cut -c1-12)
+		b=$(git hash-object "$ksrc/$f" | cut -c1-12)
+		echo "index $a..$b 100644"
 		diff -up --label "a/$f" --label "b/$f" \
 			"$pristine/linux-source-6.12/$f" "$ksrc/$f" || true
 	done > "$out.diff"

@@ -34,10 +34,19 @@
 
 #include "../../include/linux/alloc_tramp_types.h"
 
-#define ALLOC_TRAMP_TARGET(name, stack_words)		#name,
-#define ALLOC_TRAMP_TARGET_IF(config, name, stack_words) #name,
-#define ALLOC_TRAMP_TARGET_MEMINIT(name, stack_words)	#name,
-static const char * const target_names[] = {
+struct alloc_target {
+	const char *name;
+	const char *config;
+	unsigned int stack_words;
+};
+
+#define ALLOC_TRAMP_TARGET_IF(_config, _name, _stack_words) \
+	{ .name = #_name, .config = #_config, .stack_words = _stack_words },
+#define ALLOC_TRAMP_TARGET(name, stack_words) \
+	ALLOC_TRAMP_TARGET_IF(, name, stack_words)
+#define ALLOC_TRAMP_TARGET_MEMINIT(name, stack_words) \
+	ALLOC_TRAMP_TARGET(name, stack_words)
+static const struct alloc_target targets[] = {
 #include "../../include/linux/alloc_tramp_targets.h"
 };
 
@@ -48,6 +57,8 @@ static const char * const target_names[] = {
 struct alloc_site {
 	struct instruction *insn;
 	struct symbol *target;
+	bool wrapper;
+	unsigned long stub_off;
 	const char *file;
 	const char *func;
 	unsigned int line;
@@ -67,13 +78,34 @@ static bool is_target_name(const char *name)
 {
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(target_names); i++)
-		if (!strcmp(name, target_names[i]))
+	for (i = 0; i < ARRAY_SIZE(targets); i++)
+		if (!strcmp(name, targets[i].name))
 			return true;
 	return false;
 }
 
-/* Calls inside an allocator, or inside a tagged-call body, are not sites. */
+/*
+ * An out-of-line copy of a static inline allocator wrapper: a local
+ * function named like the 6.12 wrappers, kzalloc_noprof.constprop.0 say.
+ */
+static bool is_wrapper_func(struct symbol *sym)
+{
+	const char *dot = strchr(sym->name, '.');
+	size_t len = dot ? (size_t)(dot - sym->name) : strlen(sym->name);
+
+	return sym->type == STT_FUNC && sym->bind == STB_LOCAL &&
+	       len > 7 && !strncmp(sym->name + len - 7, "_noprof", 7);
+}
+
+static bool is_target(struct symbol *sym)
+{
+	return sym->bind != STB_LOCAL && is_target_name(sym->name);
+}
+
+/*
+ * Calls inside an allocator, an allocator wrapper or a tagged-call body
+ * are not sites: they run under their caller's tag.
+ */
 static bool in_allocator(struct instruction *insn)
 {
 	struct symbol *func = insn_func(insn);
@@ -83,7 +115,7 @@ static bool in_allocator(struct instruction *insn)
 	if (func->pfunc)
 		func = func->pfunc;
 
-	return (func->bind != STB_LOCAL && is_target_name(func->name)) ||
+	return is_target(func) || is_wrapper_func(func) ||
 	       !strncmp(func->name, ALLOC_TRAMP_BODY_PREFIX,
 			strlen(ALLOC_TRAMP_BODY_PREFIX));
 }
@@ -99,7 +131,7 @@ static struct symbol *site_target(struct instruction *insn)
 
 	/* Set for calls, and by add_jump_destinations() for tail calls. */
 	dest = insn->_call_dest;
-	if (!dest || dest->bind == STB_LOCAL || !is_target_name(dest->name))
+	if (!dest || !(is_target(dest) || is_wrapper_func(dest)))
 		return NULL;
 
 	return dest;
@@ -132,8 +164,11 @@ static int check_site_insn(struct objtool_file *file, struct instruction *insn,
 		    insn->offset + insn->len + rel32 == target->offset)
 			return 0;
 	}
-	if (!reloc || reloc->sym != target ||
-	    !arch_alloc_tramp_call_reloc(reloc, insn->len - rel)) {
+	if (!reloc ||
+	    !(reloc->sym == target ||
+	      (reloc->sym->type == STT_SECTION && reloc->sym->sec == target->sec &&
+	       reloc_addend(reloc) + 4 == (s64)target->offset)) ||
+	    !arch_alloc_tramp_call_reloc(reloc, insn->len - rel, reloc->sym != target)) {
 		WARN_INSN(insn, "alloc-tramp: call to %s: unexpected relocation",
 			  target->name);
 		return -1;
@@ -173,6 +208,7 @@ static int find_sites(struct objtool_file *file, struct alloc_site **sitesp)
 			memset(&sites[nr], 0, sizeof(sites[nr]));
 			sites[nr].insn = insn;
 			sites[nr].target = target;
+			sites[nr].wrapper = is_wrapper_func(target);
 			nr++;
 		}
 	}
@@ -487,12 +523,14 @@ static struct section *create_sec(struct objtool_file *file, const char *name,
 	return sec;
 }
 
-static struct symbol *body_symbol(struct objtool_file *file, struct symbol *target)
+static struct symbol *body_symbol(struct objtool_file *file,
+				  struct alloc_site *site)
 {
 	struct symbol *sym;
 	char *name;
 
-	if (asprintf(&name, ALLOC_TRAMP_BODY_PREFIX "%s", target->name) < 0)
+	if (asprintf(&name, ALLOC_TRAMP_BODY_PREFIX "%s",
+		     site->wrapper ? "wrapper" : site->target->name) < 0)
 		return NULL;
 
 	sym = find_symbol_by_name(file->elf, name);
@@ -547,27 +585,66 @@ static int add_stub_insns(struct objtool_file *file, struct section *sec)
 	return 0;
 }
 
+static const struct alloc_tramp_stub *site_stub(struct alloc_site *site)
+{
+	return site->wrapper ? &arch_alloc_tramp_wrapper_stub :
+			       &arch_alloc_tramp_stub;
+}
+
+static int emit_stub(struct objtool_file *file, struct section *sec,
+		     unsigned int *r, struct symbol *tag_sym,
+		     struct alloc_site *site)
+{
+	const struct alloc_tramp_stub *stub = site_stub(site);
+	unsigned long off = site->stub_off;
+	unsigned long tag_off = site->tag * ALLOC_TRAMP_TAG_SIZE;
+	struct symbol *body = body_symbol(file, site);
+
+	memcpy(sec->data->d_buf + off, stub->bytes, stub->size);
+
+	if (!body ||
+	    !elf_init_reloc(file->elf, sec->rsec, (*r)++, off + stub->tag.offset,
+			    tag_sym, tag_off + stub->tag.addend, stub->tag.type) ||
+	    !elf_init_reloc(file->elf, sec->rsec, (*r)++, off + stub->body.offset,
+			    body, stub->body.addend, stub->body.type))
+		return -1;
+
+	if (site->wrapper &&
+	    !elf_init_reloc(file->elf, sec->rsec, (*r)++, off + stub->target.offset,
+			    site->target, stub->target.addend, stub->target.type))
+		return -1;
+
+	return 0;
+}
+
 static int emit_sections(struct objtool_file *file, struct alloc_site *sites,
 			 int nr, struct alloc_tag_rec *tags, int ntags,
 			 struct strtab *strs)
 {
-	const struct alloc_tramp_stub *stub = &arch_alloc_tramp_stub;
 	struct section *str_sec, *tag_sec, *text_sec, *site_sec;
-	struct symbol *str_sym, *tag_sym, *body;
-	unsigned int mod = 0, relocs_per_tag;
+	unsigned int mod = 0, relocs_per_tag, nr_text_relocs = 0, r = 0;
+	unsigned long text_size = 0;
+	struct symbol *str_sym, *tag_sym;
 	int i;
 
 	if (opts.alloc_tramp_module)
 		mod = strtab_add(strs, opts.alloc_tramp_module);
 	relocs_per_tag = opts.alloc_tramp_module ? 3 : 2;
 
+	for (i = 0; i < nr; i++) {
+		sites[i].stub_off = text_size;
+		text_size += site_stub(&sites[i])->size;
+		nr_text_relocs += sites[i].wrapper ? 3 : 2;
+	}
+
 	str_sec = create_sec(file, ALLOC_TRAMP_STR_SECTION, 1, strs->len, 0,
 			     SHF_ALLOC, 1);
 	tag_sec = create_sec(file, ALLOC_TRAMP_TAGS_SECTION, ALLOC_TRAMP_TAG_SIZE,
 			     ntags, ntags * relocs_per_tag,
 			     SHF_ALLOC | SHF_WRITE, 8);
-	text_sec = create_sec(file, ALLOC_TRAMP_TEXT_SECTION, stub->size, nr,
-			      nr * 2, SHF_ALLOC | SHF_EXECINSTR, stub->size);
+	text_sec = create_sec(file, ALLOC_TRAMP_TEXT_SECTION, 1, text_size,
+			      nr_text_relocs, SHF_ALLOC | SHF_EXECINSTR,
+			      arch_alloc_tramp_stub.size);
 	site_sec = create_sec(file, ALLOC_TRAMP_SITES_SECTION,
 			      sizeof(struct alloc_tramp_site), nr, nr * 4,
 			      SHF_ALLOC, 4);
@@ -582,7 +659,6 @@ static int emit_sections(struct objtool_file *file, struct alloc_site *sites,
 
 	for (i = 0; i < ntags; i++) {
 		unsigned long off = i * ALLOC_TRAMP_TAG_SIZE;
-		unsigned int r = i * relocs_per_tag;
 		unsigned int lineno = tags[i].line;
 
 		memcpy(tag_sec->data->d_buf + off + ALLOC_TRAMP_TAG_LINENO,
@@ -595,39 +671,31 @@ static int emit_sections(struct objtool_file *file, struct alloc_site *sites,
 				    tags[i].file, R_ABS64))
 			return -1;
 		if (opts.alloc_tramp_module &&
-		    !elf_init_reloc(file->elf, tag_sec->rsec, r,
+		    !elf_init_reloc(file->elf, tag_sec->rsec, r++,
 				    off + ALLOC_TRAMP_TAG_MODNAME, str_sym,
 				    mod, R_ABS64))
 			return -1;
 	}
 
-	for (i = 0; i < nr; i++) {
-		unsigned long text_off = i * stub->size;
-		unsigned long site_off = i * sizeof(struct alloc_tramp_site);
-		unsigned long tag_off = sites[i].tag * ALLOC_TRAMP_TAG_SIZE;
-
-		memcpy(text_sec->data->d_buf + text_off, stub->bytes, stub->size);
-
-		body = body_symbol(file, sites[i].target);
-		if (!body ||
-		    !elf_init_reloc(file->elf, text_sec->rsec, i * 2,
-				    text_off + stub->tag.offset, tag_sym,
-				    tag_off + stub->tag.addend, stub->tag.type) ||
-		    !elf_init_reloc(file->elf, text_sec->rsec, i * 2 + 1,
-				    text_off + stub->body.offset, body,
-				    stub->body.addend, stub->body.type))
+	for (i = 0, r = 0; i < nr; i++)
+		if (emit_stub(file, text_sec, &r, tag_sym, &sites[i]))
 			return -1;
 
-		if (!elf_init_reloc_text_sym(file->elf, site_sec, site_off,
-					     i * 4, sites[i].insn->sec,
+	for (i = 0; i < nr; i++) {
+		unsigned long off = i * sizeof(struct alloc_tramp_site);
+
+		if (!elf_init_reloc_text_sym(file->elf, site_sec, off, i * 4,
+					     sites[i].insn->sec,
 					     sites[i].insn->offset) ||
-		    !elf_init_reloc(file->elf, site_sec->rsec, i * 4 + 1,
-				    site_off + 4, sites[i].target, 0,
+		    !elf_init_reloc(file->elf, site_sec->rsec, i * 4 + 1, off + 4,
+				    sites[i].target, 0,
 				    elf_data_rela_type(file->elf)) ||
-		    !elf_init_reloc_text_sym(file->elf, site_sec, site_off + 8,
-					     i * 4 + 2, text_sec, text_off) ||
-		    !elf_init_reloc_data_sym(file->elf, site_sec, site_off + 12,
-					     i * 4 + 3, tag_sym, tag_off))
+		    !elf_init_reloc_text_sym(file->elf, site_sec, off + 8,
+					     i * 4 + 2, text_sec,
+					     sites[i].stub_off) ||
+		    !elf_init_reloc_data_sym(file->elf, site_sec, off + 12,
+					     i * 4 + 3, tag_sym,
+					     sites[i].tag * ALLOC_TRAMP_TAG_SIZE))
 			return -1;
 	}
 

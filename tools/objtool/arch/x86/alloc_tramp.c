@@ -26,6 +26,28 @@ const struct alloc_tramp_stub arch_alloc_tramp_stub = {
 	.body	= { .offset = 8, .type = R_X86_64_PLT32, .addend = -4 },
 };
 
+/*
+ *	lea	tag(%rip), %r11
+ *	call	__alloc_tramp_wrapper
+ *	jmp	wrapper		(returned to, with the tag restorer as return address)
+ *	int3 padding
+ */
+static const unsigned char wrapper_stub_bytes[32] = {
+	0x4c, 0x8d, 0x1d, 0, 0, 0, 0,
+	0xe8, 0, 0, 0, 0,
+	0xe9, 0, 0, 0, 0,
+	0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc,
+	0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc,
+};
+
+const struct alloc_tramp_stub arch_alloc_tramp_wrapper_stub = {
+	.size	= sizeof(wrapper_stub_bytes),
+	.bytes	= wrapper_stub_bytes,
+	.tag	= { .offset = 3,  .type = R_X86_64_PC32,  .addend = -4 },
+	.body	= { .offset = 8,  .type = R_X86_64_PLT32, .addend = -4 },
+	.target	= { .offset = 13, .type = R_X86_64_PLT32, .addend = -4 },
+};
+
 int arch_alloc_tramp_rel32(const unsigned char *insn, unsigned int len)
 {
 	/* call rel32, jmp rel32 */
@@ -39,9 +61,10 @@ int arch_alloc_tramp_rel32(const unsigned char *insn, unsigned int len)
 	return -1;
 }
 
-bool arch_alloc_tramp_call_reloc(struct reloc *reloc, unsigned int size)
+bool arch_alloc_tramp_call_reloc(struct reloc *reloc, unsigned int size,
+				 bool section_sym)
 {
-	return size == 4 && reloc_addend(reloc) == -4 &&
+	return size == 4 && (section_sym || reloc_addend(reloc) == -4) &&
 	       (reloc_type(reloc) == R_X86_64_PLT32 ||
 		reloc_type(reloc) == R_X86_64_PC32);
 }

@@ -19,22 +19,33 @@ struct alloc_tramp_reloc {
 };
 
 /**
- * struct alloc_tramp_stub - the per-site stub of an architecture
- * @size:  bytes per stub, a power of two
- * @bytes: the instructions, with the relocated fields zero
- * @tag:   the relocation that gives the stub its tag
- * @body:  the relocation to the target's tagged-call body
+ * struct alloc_tramp_stub - a per-site stub of an architecture
+ * @size:   bytes per stub, a power of two
+ * @bytes:  the instructions, with the relocated fields zero
+ * @tag:    the relocation that gives the stub its tag
+ * @body:   the relocation to the tagged-call body
+ * @target: for a wrapper stub, the relocation to the wrapper
  *
- * The stub must not touch the stack: it unwinds as a function entry.
+ * The stub unwinds as a function entry wherever it is interrupted.
  */
 struct alloc_tramp_stub {
 	unsigned int size;
 	const unsigned char *bytes;
 	struct alloc_tramp_reloc tag;
 	struct alloc_tramp_reloc body;
+	struct alloc_tramp_reloc target;
 };
 
+/* Calls an allocator: jumps to the allocator's own body. */
 extern const struct alloc_tramp_stub arch_alloc_tramp_stub;
+
+/*
+ * Calls an out-of-line copy of a static inline allocator wrapper
+ * (kzalloc_noprof.constprop.0, ...), which has no body of its own: calls
+ * the common wrapper body, which sets the tag and returns into the stub
+ * to jump to the wrapper with a return address that restores the tag.
+ */
+extern const struct alloc_tramp_stub arch_alloc_tramp_wrapper_stub;
 
 /*
  * Offset of the rel32 field in a call or jump the runtime can redirect,
@@ -42,8 +53,12 @@ extern const struct alloc_tramp_stub arch_alloc_tramp_stub;
  */
 int arch_alloc_tramp_rel32(const unsigned char *insn, unsigned int len);
 
-/* Is @reloc the PC-relative relocation of a @size byte rel32 field? */
-bool arch_alloc_tramp_call_reloc(struct reloc *reloc, unsigned int size);
+/*
+ * Is @reloc the PC-relative relocation of a @size byte rel32 field?  For
+ * a section symbol, the target's offset is in the addend.
+ */
+bool arch_alloc_tramp_call_reloc(struct reloc *reloc, unsigned int size,
+				 bool section_sym);
 
 int create_alloc_tramp_sections(struct objtool_file *file);
 

@@ -3,8 +3,10 @@
 #ifndef _ALLOC_TRAMP_TEST_ALLOC_H
 #define _ALLOC_TRAMP_TEST_ALLOC_H
 
-typedef unsigned long size_t;
-typedef unsigned int gfp_t;
+#include <stddef.h>
+
+/* run.sh defines __always_inline and noinline as the kernel does. */
+#define gfp_t		unsigned int
 
 void *__kmalloc_noprof(size_t size, gfp_t flags);
 void *__kmalloc_cache_noprof(void *cache, gfp_t flags, size_t size);
@@ -20,16 +22,14 @@ void *other_function(size_t size);
 
 extern void *kmalloc_caches[4];
 
-static inline __attribute__((always_inline))
-void *kmalloc_noprof(size_t size, gfp_t flags)
+static __always_inline void *kmalloc_noprof(size_t size, gfp_t flags)
 {
 	if (__builtin_constant_p(size) && size <= 64)
 		return __kmalloc_cache_noprof(kmalloc_caches[size / 16], flags, size);
 	return __kmalloc_noprof(size, flags);
 }
 
-static inline __attribute__((always_inline))
-void *kzalloc_noprof(size_t size, gfp_t flags)
+static __always_inline void *kzalloc_noprof(size_t size, gfp_t flags)
 {
 	return kmalloc_noprof(size, flags | 0x100);
 }

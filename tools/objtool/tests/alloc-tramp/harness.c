@@ -8,7 +8,6 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "../../../../include/linux/alloc_tramp_types.h"
 
 struct tag {
 	unsigned int flags, lineno;
@@ -16,23 +15,47 @@ struct tag {
 	void *counters;
 };
 
-extern const struct alloc_tramp_site sites_begin[], sites_end[];
+#include "harness.h"
+
 void *cur_tag;
 static void *seen_tag;
 static unsigned long seen[9];
 static int tests, failed;
 
+/* Bodies that only record the tag: no stack words to copy, they jump. */
 #define ALLOC_TRAMP_TARGET(name, stack_words)				\
-	asm(".text\n.globl __alloc_tramp_" #name "\n"			\
-	    "__alloc_tramp_" #name ":\n"				\
-	    "	.weak " #name "\n"					\
-	    "	movq %r11, cur_tag(%rip)\n"				\
-	    "	jmp " #name "\n");
+	".globl __alloc_tramp_" #name "\n"				\
+	"__alloc_tramp_" #name ":\n"					\
+	"	# " #stack_words " stack words\n"			\
+	"	.weak " #name "\n"					\
+	"	movq %r11, cur_tag(%rip)\n"				\
+	"	jmp " #name "\n"
 #define ALLOC_TRAMP_TARGET_IF(config, name, stack_words)		\
+	"	# " #config "\n"					\
 	ALLOC_TRAMP_TARGET(name, stack_words)
 #define ALLOC_TRAMP_TARGET_MEMINIT(name, stack_words)			\
 	ALLOC_TRAMP_TARGET(name, stack_words)
+asm(".text\n"
 #include "../../../../include/linux/alloc_tramp_targets.h"
+);
+
+/* The kernel's, with cur_tag for current->alloc_tag. */
+asm(".text\n.globl __alloc_tramp_wrapper\n"
+	"__alloc_tramp_wrapper:\n"
+	"	popq %r10\n"
+	"	subq $8, %rsp\n"
+	"	pushq %rbx\n"
+	"	pushq cur_tag(%rip)\n"
+	"	movq %r11, cur_tag(%rip)\n"
+	"	leaq wrapper_exit(%rip), %r11\n"
+	"	pushq %r11\n"
+	"	pushq %r10\n"
+	"	ret\n"
+	"wrapper_exit:\n"
+	"	popq cur_tag(%rip)\n"
+	"	popq %rbx\n"
+	"	addq $8, %rsp\n"
+	"	ret\n");
 
 void use(void *p) { }
 void *other_function(unsigned long size) { return NULL; }
@@ -74,7 +97,10 @@ void *__vmalloc_node_range_noprof(unsigned long a0, unsigned long a1,
 	return &seen;
 }
 
-#define REL(site, field) ((void *)&(site)->field + (site)->field)
+static void *rel(const __s32 *field)
+{
+	return (void *)field + *field;
+}
 
 static void ok(int cond, const char *what, const struct tag *tag)
 {
@@ -90,9 +116,9 @@ int main(void)
 	unsigned long want[9], i;
 
 	for (site = sites_begin; site < sites_end; site++) {
-		const unsigned char *insn = REL(site, addr);
-		struct tag *tag = REL(site, tag);
-		void *target = REL(site, target), *tramp = REL(site, tramp);
+		const unsigned char *insn = rel(&site->addr);
+		struct tag *tag = rel(&site->tag);
+		void *target = rel(&site->target), *tramp = rel(&site->tramp);
 		int rel = insn[0] == 0x0f ? 2 : 1;
 		int rel32;
 
@@ -107,7 +133,14 @@ int main(void)
 		for (i = 0; i < 9; i++)
 			want[i] = 0x1000 + i;
 
-		if (target == (void *)__vmalloc_node_range_noprof) {
+		if (((unsigned char *)tramp)[7] == 0xe8) {
+			/* A wrapper stub: kcalloc_noprof(n, 8) */
+			cur_tag = NULL;
+			ok(((void *(*)(unsigned long, unsigned long))tramp)
+				(want[0], 8) == seen &&
+			   seen[0] == want[0] * 8 && seen[1] == 7 && !cur_tag,
+			   "the wrapper runs, and the tag is restored", tag);
+		} else if (target == (void *)__vmalloc_node_range_noprof) {
 			((void *(*)(unsigned long, unsigned long, unsigned long,
 				    unsigned long, unsigned int, unsigned long,
 				    unsigned long, int, const void *))tramp)
@@ -136,7 +169,7 @@ int main(void)
 		   "the target runs under the site's tag", tag);
 	}
 
-	ok(sites_end - sites_begin == 8, "eight sites", NULL);
+	ok(sites_end - sites_begin == 9, "nine sites", NULL);
 	printf("1..%d\n", tests);
 	return failed != 0;
 }

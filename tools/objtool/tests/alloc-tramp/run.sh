@@ -20,12 +20,19 @@ kflags="-std=gnu11 -fno-common -fno-PIE -fno-strict-aliasing -mno-sse
 	-mno-red-zone -mcmodel=kernel -fno-asynchronous-unwind-tables -Os
 	-fno-stack-protector -fomit-frame-pointer -falign-functions=16
 	-g -fno-var-tracking -femit-struct-debug-baseonly"
+kdefs=(-D"__always_inline=inline __attribute__((__always_inline__))"
+       -D"noinline=__attribute__((__noinline__))")
 
 n=0
 fails=0
 ok() {
 	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fails=$((fails + 1)); fi
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		fails=$((fails + 1))
+	fi
 }
 check() { local what=$1; shift; "$@" > /dev/null 2>&1; ok $? "$what"; }
 
@@ -40,9 +47,10 @@ text() { objcopy -O binary -j .text "$1" "$1.text" && readelf -rW "$1" |
 	 cat "$1.text" "$1.rela"; }
 secsize() { printf '%d' "0x$(readelf -SW "$1" | sed 's/^ *\[ *[0-9]*\]//' |
 	 awk -v s="$2" '$1 == s { print $5 }')"; }
-nrelocs() { readelf -rW "$1" | sed -n "s/^Relocation section '\.rela$2' .* contains \([0-9]*\) .*/\1/p"; }
+nrelocs() { readelf -rW "$1" |
+	    sed -n "s/^Relocation section '\.rela$2' .* contains \([0-9]*\) .*/\1/p"; }
 
-gcc $kflags -c "$here/sites.c" -o sites.o || { echo "not ok 1 - compile"; exit 1; }
+gcc $kflags "${kdefs[@]}" -c "$here/sites.c" -o sites.o || { echo "not ok 1 - compile"; exit 1; }
 cp sites.o orig.o
 "$objtool" --alloc-trampolines --alloc-tramp-list --orc --stats sites.o > list 2> err
 ok $? "objtool --alloc-trampolines --orc runs"
@@ -67,23 +75,33 @@ check "two sites on one line are two sites" expect same_line __kmalloc_noprof sa
 check "a target with stack arguments is a site" \
 	expect stack_args __vmalloc_node_range_noprof stack_args
 check "page allocator call is a site" expect pages get_free_pages_noprof pages
+check "a call of an out-of-line wrapper is a site" bash -c \
+	"grep -q ' kcalloc_noprof[.a-z0-9]* sites.c:$(line wrapper_call) wrapper_call\$' sites"
+check "the call inside the wrapper is not" bash -c "! grep -q '^kcalloc_noprof' sites"
 check "a non-allocator call is not a site" bash -c "! grep -q other_function sites"
 check "a call inside an allocator is not a site" bash -c "! grep -q kmemdup_noprof sites"
-check "eight sites, seven tags (one line, one tag)" test "$nsites $ntags" = "8 7"
+check "nine sites, eight tags (one line, one tag)" test "$nsites $ntags" = "9 8"
 check "no warnings" test ! -s err
 
 check ".text bytes and relocations unchanged" cmp <(text orig.o) <(text sites.o)
-check "16-byte stub per site" test "$(secsize sites.o .alloc_tramp.text)" = $((16 * nsites))
+check "16-byte stub per site, 32 for the wrapper" \
+	test "$(secsize sites.o .alloc_tramp.text)" = $((16 * nsites + 16))
 check "16-byte site entry per site" test "$(secsize sites.o .alloc_tramp.sites)" = $((16 * nsites))
 check "40-byte alloc_tag per tag" test "$(secsize sites.o alloc_tags)" = $((40 * ntags))
-check "two relocations per stub" test "$(nrelocs sites.o .alloc_tramp.text)" = $((2 * nsites))
-check "four relocations per site entry" test "$(nrelocs sites.o .alloc_tramp.sites)" = $((4 * nsites))
-check "built-in tags: function and file, no module" test "$(nrelocs sites.o alloc_tags)" = $((2 * ntags))
+check "two relocations per stub, three for the wrapper" \
+	test "$(nrelocs sites.o .alloc_tramp.text)" = $((2 * nsites + 1))
+check "four relocations per site entry" \
+	test "$(nrelocs sites.o .alloc_tramp.sites)" = $((4 * nsites))
+check "built-in tags: function and file, no module" \
+	test "$(nrelocs sites.o alloc_tags)" = $((2 * ntags))
 check "stubs are lea tag(%rip),%r11; jmp body" bash -c \
-	"objdump -dr -j .alloc_tramp.text sites.o | grep -q 'R_X86_64_PLT32.*__alloc_tramp___vmalloc_node_range_noprof-0x4'"
+	"objdump -dr -j .alloc_tramp.text sites.o |
+	 grep -q 'R_X86_64_PLT32.*__alloc_tramp___vmalloc_node_range_noprof-0x4'"
 "$objtool" --dump=orc sites.o > orc 2>&1
-check "stubs unwind as a function entry (ORC)" grep -q '^\.alloc_tramp\.text+0:type:call sp:sp+8 ' orc
-check "ORC ends after the stubs" grep -q "^\.alloc_tramp\.text+$(printf %x $((16 * nsites))):type:(und)" orc
+check "stubs unwind as a function entry (ORC)" \
+	grep -q '^\.alloc_tramp\.text+0:type:call sp:sp+8 ' orc
+end=$(printf %x $((16 * nsites + 16)))
+check "ORC ends after the stubs" grep -q "^\.alloc_tramp\.text+$end:type:(und)" orc
 
 cp orig.o again.o
 "$objtool" --alloc-trampolines again.o > /dev/null 2>&1
@@ -95,15 +113,19 @@ check "a second run adds nothing" bash -c "grep -q 'already has' again.out &&
 cp orig.o mod.o
 "$objtool" --alloc-trampolines --module --alloc-tramp-module=testmod mod.o > /dev/null 2>&1
 ok $? "module object"
-check "module tags also point at the module name" test "$(nrelocs mod.o alloc_tags)" = $((3 * ntags))
-check "module name string" grep -q testmod <(objcopy -O binary -j .rodata.alloc_tramp mod.o /dev/stdout)
+check "module tags also point at the module name" \
+	test "$(nrelocs mod.o alloc_tags)" = $((3 * ntags))
+check "module name string" \
+	grep -q testmod <(objcopy -O binary -j .rodata.alloc_tramp mod.o /dev/stdout)
 check "targets and bodies are undefined symbols" bash -c \
-	"readelf -sW mod.o | grep -q ' UND __kmalloc_noprof\$' && readelf -sW mod.o | grep -q ' UND __alloc_tramp___kmalloc_noprof\$'"
+	"readelf -sW mod.o | grep -q ' UND __kmalloc_noprof\$' &&
+	 readelf -sW mod.o | grep -q ' UND __alloc_tramp___kmalloc_noprof\$'"
 
 # No DWARF: function name, line 0, one warning.
-gcc ${kflags/-g /} -g0 -c "$here/sites.c" -o nodwarf.o
+gcc ${kflags/-g /} -g0 "${kdefs[@]}" -c "$here/sites.c" -o nodwarf.o
 "$objtool" --alloc-trampolines --alloc-tramp-list nodwarf.o > nodwarf 2> nodwarf.err
-check "without DWARF: tags get function and line 0" grep -q ' __kmalloc_noprof nodwarf.o:0 plain_call$' nodwarf
+check "without DWARF: tags get function and line 0" \
+	grep -q ' __kmalloc_noprof nodwarf.o:0 plain_call$' nodwarf
 check "without DWARF: one warning" test "$(grep -c 'no DWARF' nodwarf.err)" = 1
 
 # An instruction the runtime could not patch is refused.
@@ -115,7 +137,7 @@ check "with a message" grep -q 'bad_call.*unexpected relocation' bad.out
 check "and the object is untouched" cmp bad.o bad-orig.o
 
 # Run the stubs: the same source with the small code model, in user space.
-gcc ${kflags/-mcmodel=kernel/-mcmodel=small} -c "$here/sites.c" -o small.o &&
+gcc ${kflags/-mcmodel=kernel/-mcmodel=small} "${kdefs[@]}" -c "$here/sites.c" -o small.o &&
 	"$objtool" --alloc-trampolines small.o > /dev/null 2>&1 &&
 	gcc -c -DBEGIN "$here/markers.S" -o begin.o &&
 	gcc -c "$here/markers.S" -o end.o &&
@@ -125,7 +147,8 @@ ok $? "link the user-space harness"
 ./harness > harness.tap
 ok $? "user-space harness runs the stubs"
 sed -n 's/^\(not \)\?ok [0-9]* - /# harness: &/p' harness.tap | head -3
-check "harness: every check passed" bash -c "! grep -q '^not ok' harness.tap && grep -q '^1\\.\\.2[0-9]' harness.tap"
+check "harness: every check passed" \
+	bash -c "! grep -q '^not ok' harness.tap && grep -q '^1\\.\\.2[0-9]' harness.tap"
 
 echo "1..$n"
 [ $fails -eq 0 ]

@@ -51,6 +51,17 @@ void *kmemdup_noprof(const void *src, size_t len, gfp_t gfp)
 	return p;
 }
 
+/* An out-of-line copy of a static inline wrapper, as gcc -Os makes them. */
+static noinline void *kcalloc_noprof(size_t n, size_t size)
+{
+	return __kmalloc_noprof(n * size, 7);
+}
+
+void wrapper_call(size_t n)
+{
+	use(kcalloc_noprof(n, 8));		/* site: wrapper_call */
+}
+
 unsigned long pages(void)
 {
 	return get_free_pages_noprof(0, 2) + 1;	/* site: pages */
