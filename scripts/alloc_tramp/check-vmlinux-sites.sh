@@ -90,6 +90,30 @@ ok $? "sites have source lines"
 grep -E ' include/linux/(slab|gfp|vmalloc|percpu|mempool)\.h:' "$out/sites" > "$out/in-headers"
 echo "# $(wc -l < "$out/in-headers") sites in out-of-line copies of allocator wrappers"
 
+# The pass leaves the code alone: vmlinux.o linked again and run through
+# objtool with and without --alloc-trampolines has the same code bytes.
+cmd=$(sed -n 's/^savedcmd_vmlinux.o := //p' "$obj/.vmlinux.o.cmd")
+ld_cmd=${cmd%%;*}
+objtool_cmd=${cmd#*; }
+objtool_cmd=${objtool_cmd% vmlinux.o}
+code() {
+	readelf -SW "$1" | sed 's/^ *\[ *[0-9]*\]//' |
+		awk '$7 ~ /X/ && $1 != ".alloc_tramp.text" { print $1 }' |
+		while read -r sec; do
+			echo "$sec"
+			objcopy -O binary -j "$sec" "$1" /dev/stdout | md5sum
+		done
+}
+(cd "$obj" && ${ld_cmd/-o vmlinux.o/-o $out/vmlinux.o} &&
+	cp "$out/vmlinux.o" "$out/plain.o" &&
+	${objtool_cmd/--alloc-trampolines/} "$out/plain.o" > /dev/null 2>&1 &&
+	$objtool_cmd "$out/vmlinux.o" > /dev/null 2>&1) &&
+	code "$out/plain.o" > "$out/code-plain" &&
+	code "$out/vmlinux.o" > "$out/code-tramp" &&
+	cmp -s "$out/code-plain" "$out/code-tramp"
+ok $? "the pass changes no code byte ($(($(wc -l < "$out/code-plain") / 2)) code sections)"
+rm -f "$out/vmlinux.o" "$out/plain.o"
+
 # Stack words: arguments past the sixth, from the prototypes in DWARF.
 # (-ex, not -x: gdb stops a command file at a target this config lacks.)
 gdb_args=()

@@ -6,7 +6,7 @@
 
 PKGS="linux-source-6.12 libelf-dev libdw-dev elfutils qemu-system-x86
 busybox-static ccache flex bison bc cpio kmod libssl-dev gcc make perl
-python3 xz-utils"
+python3 xz-utils pkg-config gdb binutils git"
 
 missing=
 for p in $PKGS; do
