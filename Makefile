@@ -51,8 +51,5 @@ bench-objtool: kernel-tramp
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/logs $(BUILD)/check
 
-distbench-objtool: kernel-tramp
-	@$(S)/bench-objtool.sh $(BUILD)
-
-clean:
+distclean:
 	rm -rf $(BUILD)
