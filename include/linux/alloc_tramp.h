@@ -8,12 +8,30 @@
 #define _LINUX_ALLOC_TRAMP_H
 
 #include <linux/alloc_tramp_types.h>
+#include <linux/types.h>
 
 struct alloc_tag;
 
+#ifdef CONFIG_ALLOC_TRAMPOLINES
+
+int alloc_tramp_set_enabled(bool on);
+bool alloc_tramp_is_site(void *addr);
+void alloc_tramp_module_unload(struct alloc_tag *first_tag, bool unused);
+
+/* arch */
+int arch_alloc_tramp_queue(const struct alloc_tramp_site *site, bool on);
+void arch_alloc_tramp_finish(void);
+void *arch_alloc_tramp_calls(const struct alloc_tramp_site *site);
+
+#else
+
+static inline void alloc_tramp_module_unload(struct alloc_tag *first_tag,
+					     bool unused) {}
+
+#endif
+
 extern struct alloc_tramp_site __start_alloc_tramp_sites[];
 extern struct alloc_tramp_site __stop_alloc_tramp_sites[];
-extern struct alloc_tag __start_alloc_tags[], __stop_alloc_tags[];
 
 static inline void *alloc_tramp_site_addr(const struct alloc_tramp_site *site)
 {

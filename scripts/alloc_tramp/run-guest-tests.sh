@@ -36,6 +36,8 @@ for t in $tests; do
 done
 
 mkdir -p "$logdir"
+"$here/build-modules.sh" "$top" "$build" "$variant" > "$logdir/modules.log" 2>&1 ||
+	echo "not ok - $variant: build the test modules # see $logdir/modules.log"
 MODULES_DIR=$build/modules/$variant "$here/mkinitramfs.sh" "$top" \
 	"$logdir/initramfs.cpio" $tests
 "$here/boot-guest.sh" "$obj/arch/x86/boot/bzImage" "$logdir/initramfs.cpio" \

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # A CONFIG_ALLOC_TRAMPOLINES kernel boots with the sites and tags objtool
-# made, and /proc/allocinfo lists the tags (all zero: nothing is patched).
+# made, and /proc/allocinfo lists the tags in upstream's format.
 #
 # alloc-tramp-variants: tramp
 
@@ -19,13 +19,13 @@ else
 fi
 
 f=/proc/allocinfo
-re='^ *0 +0 [A-Za-z0-9_][^ ]*:[0-9]+ func:[A-Za-z0-9_]+ *$'
+re='^ *[0-9]+ +[0-9]+ [A-Za-z0-9_][^ ]*:[0-9]+( \[[^ ]+\])? func:[A-Za-z0-9_]+ *$'
 n=$(tail -n +3 $f | grep -cE "$re")
 bad=$(tail -n +3 $f | grep -vE "$re" | head -n 3)
-if [ "$n" = "${tags:-x}" ] && [ -z "$bad" ]; then
+if [ "$n" -ge "${tags:-x}" ] && [ -z "$bad" ]; then
 	echo "ok 2 - /proc/allocinfo lists the $n tags, in upstream's format"
 else
-	echo "not ok 2 - /proc/allocinfo: $n zero lines of $tags tags"
+	echo "not ok 2 - /proc/allocinfo: $n lines for $tags tags"
 	echo "$bad" | sed 's/^/# bad: /'
 fi
 

@@ -58,6 +58,7 @@ struct alloc_site {
 	struct instruction *insn;
 	struct symbol *target;
 	bool wrapper;
+	bool untagged;
 	unsigned long stub_off;
 	const char *file;
 	const char *func;
@@ -331,6 +332,57 @@ static int dwarf_open(struct dwarf_ctx *dw, const char *name)
 	return dw->elf ? 0 : -1;
 }
 
+/*
+ * Upstream tags a call written with an API name (kmalloc(...)), not one
+ * written with a *_noprof name (kmalloc_noprof(...)): that one belongs to
+ * its caller's tag, as in mempool_kmalloc().  Both compile to the same
+ * code, so read the source line the call is attributed to.
+ */
+static bool written_noprof(const char *path, const char *comp_dir,
+			   unsigned int lineno)
+{
+	static char *cached_path, *text;
+	static size_t text_len;
+	const char *p, *end;
+	char *full = NULL;
+	unsigned int n;
+
+	if (!lineno)
+		return false;
+	if (path[0] != '/' && comp_dir && asprintf(&full, "%s/%s", comp_dir, path) >= 0)
+		path = full;
+
+	if (!cached_path || strcmp(cached_path, path)) {
+		FILE *f = fopen(path, "r");
+
+		free(cached_path);
+		free(text);
+		cached_path = strdup(path);
+		text = NULL;
+		text_len = 0;
+		if (f) {
+			text_len = getdelim(&text, &text_len, 0, f) > 0 ? strlen(text) : 0;
+			fclose(f);
+		}
+	}
+	free(full);
+	if (!text)
+		return false;
+
+	for (p = text, n = 1; n < lineno && p; n++) {
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	if (!p)
+		return false;
+	end = strchr(p, '\n') ?: text + text_len;
+	for (; p + 7 < end; p++)
+		if (!strncmp(p, "_noprof(", 8))
+			return true;
+	return false;
+}
+
 static bool is_wrapper(Dwarf_Die *die)
 {
 	const char *name = dwarf_diename(die);
@@ -406,6 +458,7 @@ static int dwarf_resolve(struct dwarf_ctx *dw, struct alloc_site *site)
 
 	if (!file)
 		return -1;
+	site->untagged = written_noprof(file, comp_dir, lineno);
 	site->file = source_path(file, comp_dir);
 	site->line = lineno;
 	return 0;
@@ -702,6 +755,17 @@ static int emit_sections(struct objtool_file *file, struct alloc_site *sites,
 	return add_stub_insns(file, text_sec);
 }
 
+/* Calls written with a *_noprof name are listed with a "-", not sites. */
+static int drop_untagged(struct alloc_site *sites, int nr)
+{
+	int i, n = 0;
+
+	for (i = 0; i < nr; i++)
+		if (!sites[i].untagged)
+			sites[n++] = sites[i];
+	return n;
+}
+
 static void list_sites(struct alloc_site *sites, int nr)
 {
 	int i;
@@ -710,6 +774,8 @@ static void list_sites(struct alloc_site *sites, int nr)
 		struct instruction *insn = sites[i].insn;
 		struct symbol *sym = insn->sym;
 
+		if (sites[i].untagged)
+			printf("- ");
 		if (sym)
 			printf("%s+0x%lx", sym->name, insn->offset - sym->offset);
 		else
@@ -724,7 +790,7 @@ int create_alloc_tramp_sections(struct objtool_file *file)
 	struct alloc_site *sites = NULL;
 	struct alloc_tag_rec *tags = NULL;
 	struct strtab strs = {};
-	int nr, ntags, ret = 0;
+	int nr, ntags = 0, ret = 0;
 
 	if (find_section_by_name(file->elf, ALLOC_TRAMP_SITES_SECTION)) {
 		WARN("file already has %s section, skipping",
@@ -740,6 +806,9 @@ int create_alloc_tramp_sections(struct objtool_file *file)
 
 	if (opts.alloc_tramp_list)
 		list_sites(sites, nr);
+	nr = drop_untagged(sites, nr);
+	if (!nr)
+		goto out;
 
 	if (opts.alloc_tramp) {
 		ntags = assign_tags(sites, nr, &strs, &tags);
@@ -750,8 +819,9 @@ int create_alloc_tramp_sections(struct objtool_file *file)
 
 	if (opts.stats)
 		printf("alloc_tramp: %d sites, %d tags, %zu string bytes\n",
-		       nr, opts.alloc_tramp ? ntags : 0, strs.len);
+		       nr, ntags, strs.len);
 
+out:
 	free(sites);
 	free(tags);
 	free(strs.buf);

@@ -34,7 +34,11 @@ static __always_inline void *kzalloc_noprof(size_t size, gfp_t flags)
 	return kmalloc_noprof(size, flags | 0x100);
 }
 
-#define kmalloc(...)	kmalloc_noprof(__VA_ARGS__)
-#define kzalloc(...)	kzalloc_noprof(__VA_ARGS__)
+/* The API names, as 6.12 defines them with alloc_hooks() compiled out */
+#define kmalloc(...)		kmalloc_noprof(__VA_ARGS__)
+#define kzalloc(...)		kzalloc_noprof(__VA_ARGS__)
+#define __kmalloc(...)		__kmalloc_noprof(__VA_ARGS__)
+#define __vmalloc_node_range(...) __vmalloc_node_range_noprof(__VA_ARGS__)
+#define __get_free_pages(...)	get_free_pages_noprof(__VA_ARGS__)
 
 #endif

@@ -10,14 +10,14 @@ void *kmalloc_caches[4];
 
 void plain_call(size_t n)
 {
-	void *p = __kmalloc_noprof(n, 1);	/* site: plain_call */
+	void *p = __kmalloc(n, 1);	/* site: plain_call */
 
 	use(p);
 }
 
 void *tail_call(size_t n)
 {
-	return __kmalloc_noprof(n, 2);		/* site: tail_call */
+	return __kmalloc(n, 2);			/* site: tail_call */
 }
 
 void inlined_helper(size_t n)
@@ -28,12 +28,12 @@ void inlined_helper(size_t n)
 
 void same_line(size_t n)
 {
-	use(__kmalloc_noprof(n, 5)); use(__kmalloc_noprof(n, 6)); /* site: same_line */
+	use(__kmalloc(n, 5)); use(__kmalloc(n, 6));	/* site: same_line */
 }
 
 void stack_args(unsigned long n)
 {
-	use(__vmalloc_node_range_noprof(n, 1, 2, 3, 4, 5, 6, 7, (void *)8)); /* site: stack_args */
+	use(__vmalloc_node_range(n, 1, 2, 3, 4, 5, 6, 7, (void *)8)); /* site: stack_args */
 }
 
 void not_a_site(size_t n)
@@ -57,12 +57,20 @@ static noinline void *kcalloc_noprof(size_t n, size_t size)
 	return __kmalloc_noprof(n * size, 7);
 }
 
+#define kcalloc(...)	kcalloc_noprof(__VA_ARGS__)
+
 void wrapper_call(size_t n)
 {
-	use(kcalloc_noprof(n, 8));		/* site: wrapper_call */
+	use(kcalloc(n, 8));			/* site: wrapper_call */
+}
+
+/* Written with the _noprof name: its caller's tag, not a site. */
+void *explicit_noprof(size_t n)
+{
+	return kmalloc_noprof(n, 8);
 }
 
 unsigned long pages(void)
 {
-	return get_free_pages_noprof(0, 2) + 1;	/* site: pages */
+	return __get_free_pages(0, 2) + 1;	/* site: pages */
 }

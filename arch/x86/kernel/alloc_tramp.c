@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Allocation trampolines, x86: redirect an allocator call site between
+ * its allocator and its trampoline.  The site is a call, jmp or jcc with a
+ * rel32; only the rel32 changes.  Sites are queued and written in one
+ * batch with text_poke_queue()/text_poke_finish(), as ftrace does.
+ */
+#include <linux/alloc_tramp.h>
+#include <linux/init.h>
+#include <linux/kdebug.h>
+#include <linux/memory.h>
+#include <linux/ptrace.h>
+#include <linux/string.h>
+#include <asm/text-patching.h>
+
+/* Offset of the rel32 in the site's instruction, or -EINVAL. */
+static int site_rel32(const u8 *insn)
+{
+	if (insn[0] == 0xe8 || insn[0] == 0xe9)
+		return 1;
+	if (insn[0] == 0x0f && (insn[1] & 0xf0) == 0x80)
+		return 2;
+	return -EINVAL;
+}
+
+/**
+ * arch_alloc_tramp_queue - queue the redirection of one call site
+ * @site: the site
+ * @on: call the trampoline (true) or the allocator (false)
+ *
+ * The site must call the other one of the two now; anything else (a site
+ * that some other patching changed) is refused and left alone.  The caller
+ * holds text_mutex and calls arch_alloc_tramp_finish() after the batch.
+ *
+ * Return: 0, or -EINVAL if the site is not as expected.
+ */
+int arch_alloc_tramp_queue(const struct alloc_tramp_site *site, bool on)
+{
+	u8 *addr = alloc_tramp_site_addr(site);
+	void *from = on ? alloc_tramp_site_target(site) : alloc_tramp_site_tramp(site);
+	void *to = on ? alloc_tramp_site_tramp(site) : alloc_tramp_site_target(site);
+	u8 insn[6];
+	int rel = site_rel32(addr), len;
+	s32 rel32;
+
+	lockdep_assert_held(&text_mutex);
+
+	if (rel < 0)
+		return rel;
+	len = rel + 4;
+	memcpy(insn, addr, len);
+	memcpy(&rel32, insn + rel, 4);
+	if (addr + len + rel32 != from)
+		return -EINVAL;
+
+	rel32 = (long)to - (long)(addr + len);
+	memcpy(insn + rel, &rel32, 4);
+	text_poke_queue(addr, insn, len, NULL);
+	return 0;
+}
+
+/**
+ * arch_alloc_tramp_finish - write the queued sites
+ *
+ * Return: nothing; the sites are written when it returns.
+ */
+void arch_alloc_tramp_finish(void)
+{
+	lockdep_assert_held(&text_mutex);
+	text_poke_finish();
+}
+
+/**
+ * arch_alloc_tramp_calls - where a site's instruction leads now
+ * @site: the site
+ *
+ * Return: the address the call or jump goes to.
+ */
+void *arch_alloc_tramp_calls(const struct alloc_tramp_site *site)
+{
+	u8 *addr = alloc_tramp_site_addr(site);
+	int rel = site_rel32(addr);
+	s32 rel32;
+
+	if (rel < 0)
+		return NULL;
+	memcpy(&rel32, addr + rel, 4);
+	return addr + rel + 4 + rel32;
+}
+
+/*
+ * A CPU that traps on a site's INT3 after the batch put the first byte
+ * back can only be running code it fetched before: hardware cannot, after
+ * text_poke_sync(), but QEMU's TCG now and then does under a storm of
+ * switches.  Do what the text says now rather than oops.
+ */
+static int alloc_tramp_int3_notify(struct notifier_block *nb,
+				   unsigned long val, void *data)
+{
+	struct die_args *args = data;
+	struct pt_regs *regs = args->regs;
+	u8 *ip;
+	s32 rel32;
+
+	if (val != DIE_INT3 || !regs || user_mode(regs))
+		return NOTIFY_DONE;
+
+	ip = (u8 *)regs->ip - INT3_INSN_SIZE;
+	if (!alloc_tramp_is_site(ip))
+		return NOTIFY_DONE;
+
+	switch (ip[0]) {
+	case CALL_INSN_OPCODE:
+		memcpy(&rel32, ip + 1, 4);
+		int3_emulate_call(regs, (unsigned long)ip + 5 + rel32);
+		break;
+	case JMP32_INSN_OPCODE:
+		memcpy(&rel32, ip + 1, 4);
+		int3_emulate_jmp(regs, (unsigned long)ip + 5 + rel32);
+		break;
+	case 0x0f:
+		if ((ip[1] & 0xf0) != 0x80)
+			return NOTIFY_DONE;
+		memcpy(&rel32, ip + 2, 4);
+		int3_emulate_jcc(regs, ip[1] & 0x0f, (unsigned long)ip + 6, rel32);
+		break;
+	default:
+		return NOTIFY_DONE;
+	}
+	return NOTIFY_STOP;
+}
+
+static struct notifier_block alloc_tramp_int3_nb = {
+	.notifier_call = alloc_tramp_int3_notify,
+};
+
+static int __init alloc_tramp_arch_init(void)
+{
+	return register_die_notifier(&alloc_tramp_int3_nb);
+}
+early_initcall(alloc_tramp_arch_init);

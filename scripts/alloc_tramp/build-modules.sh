@@ -1,0 +1,35 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the test modules of the guest tests, selftests/<suite>/modules/,
+# against a built kernel variant.  6.12 writes external module output into
+# M=, so the sources are copied to build/modules-src/<variant>/<suite>/;
+# the .ko files, and a <module>.lines file listing the "line: NAME"
+# markers of each source, go to build/modules/<variant>/<suite>/, which
+# the initramfs copies next to the suite's tests.
+#
+# Usage: build-modules.sh TOP BUILD VARIANT
+
+set -eu
+
+top=$1
+build=$2
+variant=$3
+ksrc=$build/linux-source-6.12
+obj=$build/obj/$variant
+
+for dir in "$top"/selftests/*/modules; do
+	[ -f "$dir/Kbuild" ] || continue
+	suite=$(basename "$(dirname "$dir")")
+	src=$build/modules-src/$variant/$suite
+	dst=$build/modules/$variant/$suite
+	mkdir -p "$src" "$dst"
+	cp -a "$dir/." "$src/"
+	make -s -C "$ksrc" O="$obj" CC="ccache gcc" M="$src" modules
+	cp "$src"/*.ko "$dst/"
+	for c in "$src"/*.c; do
+		grep -n 'line: [a-z_]* ' "$c" |
+			sed 's/^\([0-9]*\):.*line: \([a-z_]*\) .*/\2 \1/' \
+			> "$dst/$(basename "$c" .c).lines"
+	done
+done

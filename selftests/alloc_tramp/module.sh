@@ -1,0 +1,71 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Known allocations from known lines of a test module are reported with
+# exactly their bytes and calls, in /sys/kernel/debug/allocations and
+# /proc/allocinfo; frees take them back out; memory that outlives the
+# module stays reported and is subtracted when freed later.
+#
+# alloc-tramp-variants: tramp
+
+cd "$(dirname "$0")"
+echo "TAP version 13"
+echo "1..19"
+
+n=0
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
+}
+
+report=/sys/kernel/debug/allocations
+line() { awk -v k="$1" '$1 == k { print $2 }' alloc_tramp_test.lines; }
+# "bytes calls" of a line of the test module, from /proc/allocinfo
+info() {
+	awk -v l="alloc_tramp_test.c:$(line "$1")" \
+		'$3 ~ l "$" && $4 == "[alloc_tramp_test]" { print $1, $2 }' /proc/allocinfo
+}
+want() { [ "$(info "$1")" = "$2" ]; ok $? "$1: '$(info "$1")', want '$2'"; }
+
+echo 1 > /sys/kernel/mm/alloc_trampolines/enabled
+insmod alloc_tramp_holder.ko && insmod alloc_tramp_test.ko
+ok $? "load the test modules"
+ctl=/sys/kernel/debug/alloc_tramp_test
+possible=$(awk -F- '{ print $NF + 1 }' /sys/devices/system/cpu/possible)
+
+echo alloc > $ctl
+want kmalloc "1280 10"
+want pages "49152 3"
+vm=$(info vmalloc)
+[ "${vm% *}" -ge 16384 ] && [ "${vm#* }" -ge 2 ]
+ok $? "vmalloc: '$vm', want >= 16384 bytes, >= 2 calls"
+pc=$(info percpu)
+[ "${pc#* }" -ge 1 ] && [ "${pc% *}" = "$((${pc#* } * 4096 * possible))" ]
+ok $? "percpu: '$pc', want calls x 4096 x $possible CPUs (not from the first chunk)"
+want mempool_alloc "512 2"
+grep -q "alloc_tramp_test.c:$(line kmalloc) module:alloc_tramp_test func:test_alloc\$" $report &&
+	grep "alloc_tramp_test.c:$(line kmalloc) " $report | grep -q '^1\.2K 10 '
+ok $? "debugfs report: size calls file:line module:M func:F"
+
+echo free > $ctl
+for l in kmalloc pages vmalloc percpu mempool_create mempool_alloc; do
+	want $l "0 0"
+done
+! grep -q "alloc_tramp_test.c:$(line kmalloc) " $report
+ok $? "a freed site leaves the report"
+
+echo leak > $ctl
+rmmod alloc_tramp_test
+ok $? "unload with 64 bytes still allocated"
+grep -q "^64 1 .*alloc_tramp_test.c:$(line leak) module:alloc_tramp_test func:test_leak\$" $report
+ok $? "memory that outlives its module is still reported"
+echo release > /sys/kernel/debug/alloc_tramp_holder
+! grep -q "alloc_tramp_test.c:$(line leak) " $report
+ok $? "and freeing it later subtracts it"
+
+insmod alloc_tramp_test.ko && echo alloc > $ctl
+want kmalloc "1280 10"
+echo free > $ctl
+rmmod alloc_tramp_test && rmmod alloc_tramp_holder
+ok $? "reload, allocate, free, unload"
+echo 0 > /sys/kernel/mm/alloc_trampolines/enabled

@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _ALLOC_TRAMP_HOLDER_H
+#define _ALLOC_TRAMP_HOLDER_H
+
+int alloc_tramp_holder_keep(void *p);
+
+#endif

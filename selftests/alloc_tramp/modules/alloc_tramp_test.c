@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Known allocations from known lines, for the allocation trampoline
+ * tests.  "echo CMD > /sys/kernel/debug/alloc_tramp_test" with CMD:
+ *   alloc  the allocations below
+ *   free   free them
+ *   leak   one kmalloc(64) handed to alloc_tramp_holder, to outlive us
+ * A "line: NAME" comment marks each allocation; the build writes them to
+ * alloc_tramp_test.lines for the test script.
+ */
+#include <linux/debugfs.h>
+#include <linux/gfp.h>
+#include <linux/mempool.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "alloc_tramp_holder.h"
+
+#define NR_KMALLOC	10
+#define NR_PAGES	3
+#define PAGES_ORDER	2
+#define NR_VMALLOC	2
+#define NR_MEMPOOL	2
+#define NR_PERCPU	16
+
+static DEFINE_MUTEX(test_lock);
+static void *kmallocs[NR_KMALLOC];
+static struct page *pages[NR_PAGES];
+static void *vmallocs[NR_VMALLOC];
+/*
+ * The first percpu chunk is not accounted (upstream's rule): ask for
+ * enough to need a new chunk.
+ */
+struct test_percpu {
+	u8 v[4096];
+};
+
+static struct test_percpu __percpu *percpu[NR_PERCPU];
+static mempool_t *pool;
+static void *pooled[NR_MEMPOOL];
+static struct dentry *test_file;
+
+static void test_free(void)
+{
+	int i;
+
+	for (i = 0; i < NR_KMALLOC; i++)
+		kfree(kmallocs[i]);
+	for (i = 0; i < NR_PAGES; i++)
+		if (pages[i])
+			__free_pages(pages[i], PAGES_ORDER);
+	for (i = 0; i < NR_VMALLOC; i++)
+		vfree(vmallocs[i]);
+	for (i = 0; i < NR_PERCPU; i++)
+		free_percpu(percpu[i]);
+	for (i = 0; i < NR_MEMPOOL; i++)
+		if (pooled[i])
+			mempool_free(pooled[i], pool);
+	mempool_destroy(pool);
+
+	memset(kmallocs, 0, sizeof(kmallocs));
+	memset(pages, 0, sizeof(pages));
+	memset(vmallocs, 0, sizeof(vmallocs));
+	memset(pooled, 0, sizeof(pooled));
+	memset(percpu, 0, sizeof(percpu));
+	pool = NULL;
+}
+
+static int test_alloc(void)
+{
+	int i;
+
+	if (pool)
+		return -EBUSY;
+
+	for (i = 0; i < NR_KMALLOC; i++)
+		kmallocs[i] = kmalloc(128, GFP_KERNEL);		/* line: kmalloc */
+	for (i = 0; i < NR_PAGES; i++)
+		pages[i] = alloc_pages(GFP_KERNEL, PAGES_ORDER);	/* line: pages */
+	for (i = 0; i < NR_VMALLOC; i++)
+		vmallocs[i] = vmalloc(8192);			/* line: vmalloc */
+	for (i = 0; i < NR_PERCPU; i++)
+		percpu[i] = alloc_percpu(struct test_percpu);	/* line: percpu */
+	pool = mempool_create_kmalloc_pool(4, 256);		/* line: mempool_create */
+	if (pool)
+		for (i = 0; i < NR_MEMPOOL; i++)
+			pooled[i] = mempool_alloc(pool, GFP_KERNEL); /* line: mempool_alloc */
+	return 0;
+}
+
+static int test_leak(void)
+{
+	void *p = kmalloc(64, GFP_KERNEL);			/* line: leak */
+	int ret;
+
+	if (!p)
+		return -ENOMEM;
+	ret = alloc_tramp_holder_keep(p);
+	if (ret)
+		kfree(p);
+	return ret;
+}
+
+static ssize_t test_write(struct file *file, const char __user *buf,
+			  size_t count, loff_t *ppos)
+{
+	char cmd[16] = {};
+	int ret = -EINVAL;
+
+	if (count >= sizeof(cmd) || copy_from_user(cmd, buf, count))
+		return -EINVAL;
+	strim(cmd);
+
+	mutex_lock(&test_lock);
+	if (!strcmp(cmd, "alloc"))
+		ret = test_alloc();
+	else if (!strcmp(cmd, "free"))
+		test_free(), ret = 0;
+	else if (!strcmp(cmd, "leak"))
+		ret = test_leak();
+	mutex_unlock(&test_lock);
+
+	return ret ? ret : count;
+}
+
+static const struct file_operations test_fops = {
+	.write = test_write,
+};
+
+static int __init test_init(void)
+{
+	test_file = debugfs_create_file("alloc_tramp_test", 0200, NULL, NULL,
+					&test_fops);
+	return 0;
+}
+
+static void __exit test_exit(void)
+{
+	debugfs_remove(test_file);
+	test_free();
+}
+
+module_init(test_init);
+module_exit(test_exit);
+MODULE_DESCRIPTION("Known allocations for the alloc_tramp tests");
+MODULE_LICENSE("GPL");
