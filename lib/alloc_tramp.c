@@ -96,12 +96,26 @@ static bool site_text_live(struct alloc_tramp_table *t,
 	       t->mod->state == MODULE_STATE_COMING;
 }
 
+/* Sites in init text that was freed are no longer patched. */
+static void table_forget_gone(struct alloc_tramp_table *t)
+{
+	unsigned int i;
+
+	for_each_set_bit(i, t->patched, t->nr_sites) {
+		if (!site_text_live(t, &t->sites[i])) {
+			__clear_bit(i, t->patched);
+			alloc_tramp_nr_patched--;
+		}
+	}
+}
+
 /* Patch or unpatch the sites of @t; text_mutex held. */
 static void table_patch(struct alloc_tramp_table *t, bool on)
 {
 	unsigned int i;
 	int ret;
 
+	table_forget_gone(t);
 	for (i = 0; i < t->nr_sites; i++) {
 		const struct alloc_tramp_site *site = &t->sites[i];
 
@@ -345,9 +359,12 @@ early_initcall(alloc_tramp_init);
 static ssize_t enabled_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)
 {
+	struct alloc_tramp_table *t;
 	ssize_t len;
 
 	mutex_lock(&alloc_tramp_mutex);
+	list_for_each_entry(t, &alloc_tramp_tables, list)
+		table_forget_gone(t);
 	len = sysfs_emit(buf, "%d (%lu of %lu sites patched)\n",
 			 alloc_tramp_enabled, alloc_tramp_nr_patched,
 			 alloc_tramp_nr_sites);

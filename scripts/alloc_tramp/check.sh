@@ -43,6 +43,10 @@ for v in guest prof tramp; do
 			"$here/check-vmlinux-sites.sh" "$build" "$v" 2>&1 |
 			grep -E '^(not )?ok |^#' | emit
 		"$here/run-guest-tests.sh" "$top" "$build" "$v" 2>&1 | emit
+		[ "$v" = tramp ] &&
+			RUN_NAME=tramp-boot GUEST_ARGS=alloc_trampolines=on \
+			"$here/run-guest-tests.sh" "$top" "$build" "$v" \
+			alloc_tramp/boot-on.sh 2>&1 | emit
 	else
 		echo "not ok - build $v kernel # see $log" | emit
 		tail -n 20 "$log"

@@ -8,7 +8,8 @@
 #   Without TEST, every selftests/*/*.sh whose "alloc-tramp-variants:"
 #   line names VARIANT (or that has no such line) runs. Tests marked
 #   "alloc-tramp-expect: fail" must fail.
-#   SHOW=1 prints the tests' output as well.
+#   SHOW=1 prints the tests' output as well; GUEST_ARGS adds to the kernel
+#   command line; RUN_NAME names the run (logs, results) instead of VARIANT.
 
 set -eu
 
@@ -17,7 +18,8 @@ build=$2
 variant=$3
 shift 3
 obj=$build/obj/$variant
-logdir=$build/logs/$variant
+name=${RUN_NAME:-$variant}
+logdir=$build/logs/$name
 here=$top/scripts/alloc_tramp
 
 cd "$top/selftests"
@@ -37,11 +39,11 @@ done
 
 mkdir -p "$logdir"
 "$here/build-modules.sh" "$top" "$build" "$variant" > "$logdir/modules.log" 2>&1 ||
-	echo "not ok - $variant: build the test modules # see $logdir/modules.log"
+	echo "not ok - $name: build the test modules # see $logdir/modules.log"
 MODULES_DIR=$build/modules/$variant "$here/mkinitramfs.sh" "$top" \
 	"$logdir/initramfs.cpio" $tests
 "$here/boot-guest.sh" "$obj/arch/x86/boot/bzImage" "$logdir/initramfs.cpio" \
 	"$logdir" ${GUEST_ARGS:-} >&2
 [ "${SHOW:-0}" = 1 ] && tr -d '\r' < "$logdir/results.log" >&2
 "$here/tap-summary.sh" "$logdir/console.log" "$logdir/results.log" \
-	"$variant" $xfail
+	"$name" $xfail

@@ -82,7 +82,8 @@ check "the call inside the wrapper is not" bash -c "! grep -q '^kcalloc_noprof' 
 check "a non-allocator call is not a site" bash -c "! grep -q other_function sites"
 check "a call inside an allocator is not a site" bash -c "! grep -q kmemdup_noprof sites"
 check "a call written kmalloc_noprof() is listed untagged, not a site" \
-	grep -q '^- explicit_noprof+0x[0-9a-f]* __kmalloc_noprof sites.c:[0-9]* explicit_noprof$' sites
+	grep -q '^- explicit_noprof+0x[0-9a-f]* __kmalloc_noprof sites.c:[0-9]* explicit_noprof$' \
+	sites
 check "nine sites, eight tags (one line, one tag)" test "$nsites $ntags" = "9 8"
 check "no warnings" test ! -s err
 
