@@ -82,17 +82,20 @@ static int __init alloc_tramp_setup(char *str)
 }
 __setup("alloc_trampolines=", alloc_tramp_setup);
 
-/* A site in init text that is gone can no longer be patched. */
+/*
+ * A site in init text that is gone can no longer be patched.  For vmlinux
+ * that is all of [__init_begin, __init_end): .exit.text goes with it.
+ */
 static bool site_text_live(struct alloc_tramp_table *t,
 			   const struct alloc_tramp_site *site)
 {
-	unsigned long addr = (unsigned long)alloc_tramp_site_addr(site);
+	void *addr = alloc_tramp_site_addr(site);
 
 	if (!t->mod)
-		return !is_kernel_inittext(addr) ||
+		return !init_section_contains(addr, 1) ||
 		       system_state < SYSTEM_FREEING_INITMEM;
 
-	return !within_module_init(addr, t->mod) ||
+	return !within_module_init((unsigned long)addr, t->mod) ||
 	       t->mod->state == MODULE_STATE_COMING;
 }
 
