@@ -68,8 +68,6 @@ static LIST_HEAD(alloc_tramp_tables);
 static struct alloc_tramp_table vmlinux_table;
 static bool alloc_tramp_enabled;
 static bool alloc_tramp_boot_enabled __initdata;
-static unsigned long alloc_tramp_nr_patched;
-static unsigned long alloc_tramp_nr_sites;
 
 /* Tables of unloaded modules, until alloc_tramp_module_unload(). */
 static LIST_HEAD(alloc_tramp_retired);
@@ -104,12 +102,9 @@ static void table_forget_gone(struct alloc_tramp_table *t)
 {
 	unsigned int i;
 
-	for_each_set_bit(i, t->patched, t->nr_sites) {
-		if (!site_text_live(t, &t->sites[i])) {
+	for_each_set_bit(i, t->patched, t->nr_sites)
+		if (!site_text_live(t, &t->sites[i]))
 			__clear_bit(i, t->patched);
-			alloc_tramp_nr_patched--;
-		}
-	}
 }
 
 /* Patch or unpatch the sites of @t; text_mutex held. */
@@ -132,7 +127,6 @@ static void table_patch(struct alloc_tramp_table *t, bool on)
 			continue;
 		}
 		__assign_bit(i, t->patched, on);
-		alloc_tramp_nr_patched += on ? 1 : -1;
 	}
 	arch_alloc_tramp_finish();
 }
@@ -175,7 +169,6 @@ static int table_init(struct alloc_tramp_table *t, struct module *mod,
 static void table_add(struct alloc_tramp_table *t)
 {
 	list_add_tail_rcu(&t->list, &alloc_tramp_tables);
-	alloc_tramp_nr_sites += t->nr_sites;
 	if (alloc_tramp_enabled) {
 		mutex_lock(&text_mutex);
 		table_patch(t, true);
@@ -214,8 +207,6 @@ static void alloc_tramp_module_going(struct module *mod)
 
 		/* Its text goes away: nothing to unpatch, just forget it. */
 		list_del_rcu(&t->list);
-		alloc_tramp_nr_sites -= t->nr_sites;
-		alloc_tramp_nr_patched -= bitmap_weight(t->patched, t->nr_sites);
 		bitmap_free(t->patched);
 		t->patched = NULL;
 		t->mod = NULL;
@@ -362,15 +353,18 @@ early_initcall(alloc_tramp_init);
 static ssize_t enabled_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)
 {
+	unsigned long patched = 0, sites = 0;
 	struct alloc_tramp_table *t;
 	ssize_t len;
 
 	mutex_lock(&alloc_tramp_mutex);
-	list_for_each_entry(t, &alloc_tramp_tables, list)
+	list_for_each_entry(t, &alloc_tramp_tables, list) {
 		table_forget_gone(t);
+		patched += bitmap_weight(t->patched, t->nr_sites);
+		sites += t->nr_sites;
+	}
 	len = sysfs_emit(buf, "%d (%lu of %lu sites patched)\n",
-			 alloc_tramp_enabled, alloc_tramp_nr_patched,
-			 alloc_tramp_nr_sites);
+			 alloc_tramp_enabled, patched, sites);
 	mutex_unlock(&alloc_tramp_mutex);
 	return len;
 }
@@ -468,12 +462,11 @@ static int sites_show(struct seq_file *m, void *v)
 	list_for_each_entry(t, &alloc_tramp_tables, list) {
 		for (i = 0; i < t->nr_sites; i++) {
 			const struct alloc_tramp_site *site = &t->sites[i];
-			void *calls = NULL;
+			bool live = site_text_live(t, site);
+			void *calls = live ? arch_alloc_tramp_calls(site) : NULL;
 			const char *state;
 
-			if (site_text_live(t, site))
-				calls = arch_alloc_tramp_calls(site);
-			if (!site_text_live(t, site))
+			if (!live)
 				state = "gone";
 			else if (calls == alloc_tramp_site_target(site))
 				state = "off";

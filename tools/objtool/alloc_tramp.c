@@ -264,11 +264,25 @@ static char *normalize(const char *path)
 	return out;
 }
 
-/* Make @path, as DWARF has it, relative to the source tree. */
-static const char *source_path(const char *path, const char *comp_dir)
+/* @path as DWARF has it, made absolute with the CU's directory */
+static char *full_path(const char *path, const char *comp_dir)
+{
+	char *full, *out;
+
+	if (path[0] == '/' || !comp_dir)
+		return normalize(path);
+	if (asprintf(&full, "%s/%s", comp_dir, path) < 0)
+		return NULL;
+	out = normalize(full);
+	free(full);
+	return out;
+}
+
+/* Make a full path relative to the source tree. */
+static const char *source_path(const char *full)
 {
 	static char *root;
-	char *full, *out;
+	char *joined;
 	size_t n;
 
 	if (!root) {
@@ -278,27 +292,16 @@ static const char *source_path(const char *path, const char *comp_dir)
 		if (srctree[0] == '/')
 			root = normalize(srctree);
 		else if (getcwd(cwd, sizeof(cwd)) &&
-			 asprintf(&full, "%s/%s", cwd, srctree) >= 0)
-			root = normalize(full);
+			 asprintf(&joined, "%s/%s", cwd, srctree) >= 0)
+			root = normalize(joined);
 		if (!root)
-			return path;
+			return full;
 	}
-
-	if (path[0] != '/' && comp_dir) {
-		if (asprintf(&full, "%s/%s", comp_dir, path) < 0)
-			return path;
-		out = normalize(full);
-		free(full);
-	} else {
-		out = normalize(path);
-	}
-	if (!out)
-		return path;
 
 	n = strlen(root);
-	if (!strncmp(out, root, n) && out[n] == '/')
-		return out + n + 1;
-	return out;
+	if (!strncmp(full, root, n) && full[n] == '/')
+		return full + n + 1;
+	return full;
 }
 
 #ifdef HAVE_LIBDW
@@ -338,19 +341,15 @@ static int dwarf_open(struct dwarf_ctx *dw, const char *name)
  * its caller's tag, as in mempool_kmalloc().  Both compile to the same
  * code, so read the source line the call is attributed to.
  */
-static bool written_noprof(const char *path, const char *comp_dir,
-			   unsigned int lineno)
+static bool written_noprof(const char *path, unsigned int lineno)
 {
 	static char *cached_path, *text;
 	static size_t text_len;
 	const char *p, *end;
-	char *full = NULL;
 	unsigned int n;
 
 	if (!lineno)
 		return false;
-	if (path[0] != '/' && comp_dir && asprintf(&full, "%s/%s", comp_dir, path) >= 0)
-		path = full;
 
 	if (!cached_path || strcmp(cached_path, path)) {
 		FILE *f = fopen(path, "r");
@@ -365,7 +364,6 @@ static bool written_noprof(const char *path, const char *comp_dir,
 			fclose(f);
 		}
 	}
-	free(full);
 	if (!text)
 		return false;
 
@@ -400,6 +398,7 @@ static int dwarf_resolve(struct dwarf_ctx *dw, struct alloc_site *site)
 {
 	struct instruction *insn = site->insn;
 	const char *file = NULL, *comp_dir;
+	char *full;
 	Dwarf_Die *cu, *scopes = NULL, cu_die;
 	Dwarf_Attribute attr;
 	Dwarf_Files *files;
@@ -458,8 +457,11 @@ static int dwarf_resolve(struct dwarf_ctx *dw, struct alloc_site *site)
 
 	if (!file)
 		return -1;
-	site->untagged = written_noprof(file, comp_dir, lineno);
-	site->file = source_path(file, comp_dir);
+	full = full_path(file, comp_dir);
+	if (!full)
+		return -1;
+	site->untagged = written_noprof(full, lineno);
+	site->file = source_path(full);
 	site->line = lineno;
 	return 0;
 }

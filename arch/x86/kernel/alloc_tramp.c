@@ -23,6 +23,15 @@ static int site_rel32(const u8 *insn)
 	return -EINVAL;
 }
 
+/* Where the call or jump at @insn, with its rel32 at @rel, leads. */
+static void *site_dest(const u8 *insn, int rel)
+{
+	s32 rel32;
+
+	memcpy(&rel32, insn + rel, 4);
+	return (void *)insn + rel + 4 + rel32;
+}
+
 /**
  * arch_alloc_tramp_queue - queue the redirection of one call site
  * @site: the site
@@ -47,11 +56,11 @@ int arch_alloc_tramp_queue(const struct alloc_tramp_site *site, bool on)
 
 	if (rel < 0)
 		return rel;
+	if (site_dest(addr, rel) != from)
+		return -EINVAL;
+
 	len = rel + 4;
 	memcpy(insn, addr, len);
-	memcpy(&rel32, insn + rel, 4);
-	if (addr + len + rel32 != from)
-		return -EINVAL;
 
 	rel32 = (long)to - (long)(addr + len);
 	memcpy(insn + rel, &rel32, 4);
@@ -80,12 +89,8 @@ void *arch_alloc_tramp_calls(const struct alloc_tramp_site *site)
 {
 	u8 *addr = alloc_tramp_site_addr(site);
 	int rel = site_rel32(addr);
-	s32 rel32;
 
-	if (rel < 0)
-		return NULL;
-	memcpy(&rel32, addr + rel, 4);
-	return addr + rel + 4 + rel32;
+	return rel < 0 ? NULL : site_dest(addr, rel);
 }
 
 /*
@@ -99,8 +104,9 @@ static int alloc_tramp_int3_notify(struct notifier_block *nb,
 {
 	struct die_args *args = data;
 	struct pt_regs *regs = args->regs;
+	unsigned long dest;
+	int rel;
 	u8 *ip;
-	s32 rel32;
 
 	if (val != DIE_INT3 || !regs || user_mode(regs))
 		return NOTIFY_DONE;
@@ -109,24 +115,18 @@ static int alloc_tramp_int3_notify(struct notifier_block *nb,
 	if (!alloc_tramp_is_site(ip))
 		return NOTIFY_DONE;
 
-	switch (ip[0]) {
-	case CALL_INSN_OPCODE:
-		memcpy(&rel32, ip + 1, 4);
-		int3_emulate_call(regs, (unsigned long)ip + 5 + rel32);
-		break;
-	case JMP32_INSN_OPCODE:
-		memcpy(&rel32, ip + 1, 4);
-		int3_emulate_jmp(regs, (unsigned long)ip + 5 + rel32);
-		break;
-	case 0x0f:
-		if ((ip[1] & 0xf0) != 0x80)
-			return NOTIFY_DONE;
-		memcpy(&rel32, ip + 2, 4);
-		int3_emulate_jcc(regs, ip[1] & 0x0f, (unsigned long)ip + 6, rel32);
-		break;
-	default:
+	rel = site_rel32(ip);
+	if (rel < 0)
 		return NOTIFY_DONE;
-	}
+	dest = (unsigned long)site_dest(ip, rel);
+
+	if (ip[0] == CALL_INSN_OPCODE)
+		int3_emulate_call(regs, dest);
+	else if (ip[0] == JMP32_INSN_OPCODE)
+		int3_emulate_jmp(regs, dest);
+	else
+		int3_emulate_jcc(regs, ip[1] & 0x0f, (unsigned long)ip + 6,
+				 dest - ((unsigned long)ip + 6));
 	return NOTIFY_STOP;
 }
 
