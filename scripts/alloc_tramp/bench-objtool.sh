@@ -18,16 +18,13 @@ mkdir -p "$tmp"
 
 [ -f "$obj/vmlinux.o" ] || { echo "bench-objtool: build the tramp kernel first" >&2; exit 1; }
 
-cmd=$(sed -n 's/^savedcmd_vmlinux.o := //p' "$obj/.vmlinux.o.cmd")
-ld_cmd=${cmd%%;*}
-objtool_cmd=${cmd#*; }
-objtool_cmd=${objtool_cmd% vmlinux.o}
+. "$(dirname "$0")/vmlinux-o.inc"
 plain_cmd=${objtool_cmd/--alloc-trampolines/}
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 now() { date +%s.%N; }
 
-(cd "$obj" && ${ld_cmd/-o vmlinux.o/-o $tmp/vmlinux.o})
+relink_vmlinux_o "$tmp/vmlinux.o"
 
 time_objtool() {
 	local i t0 t1

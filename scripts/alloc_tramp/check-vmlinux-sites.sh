@@ -79,11 +79,8 @@ awk '{ print $1, $3 }' "$out/sites" | sort > "$out/site-addrs"
 
 # Calls written with a *_noprof name are not sites (upstream does not tag
 # them either): objtool lists them with a "-" on vmlinux.o linked again.
-cmd=$(sed -n 's/^savedcmd_vmlinux.o := //p' "$obj/.vmlinux.o.cmd")
-ld_cmd=${cmd%%;*}
-objtool_cmd=${cmd#*; }
-objtool_cmd=${objtool_cmd% vmlinux.o}
-(cd "$obj" && ${ld_cmd/-o vmlinux.o/-o $out/vmlinux.o})
+. "$here/vmlinux-o.inc"
+relink_vmlinux_o "$out/vmlinux.o"
 (cd "$obj" && ./tools/objtool/objtool --alloc-tramp-list --dry-run --link \
 	"$out/vmlinux.o" 2>/dev/null) | sed -n 's/^- \([^ ]*\) .*/\1/p' | sort -u > "$out/untagged"
 echo "# $(wc -l < "$out/untagged") calls written with a _noprof name are not sites"

@@ -12,11 +12,7 @@ cd "$(dirname "$0")"
 echo "TAP version 13"
 echo "1..19"
 
-n=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
-}
+. ./tap.inc
 
 report=/sys/kernel/debug/allocations
 line() { awk -v k="$1" '$1 == k { print $2 }' alloc_tramp_test.lines; }

@@ -11,11 +11,7 @@
 echo "TAP version 13"
 echo "1..12"
 
-n=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
-}
+. "$(dirname "$0")/tap.inc"
 
 f=/sys/kernel/mm/alloc_trampolines/enabled
 sites=/sys/kernel/debug/alloc_trampolines/sites
