@@ -29,7 +29,11 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
+#include <linux/uaccess.h>
 #include <asm/sections.h>
+
+#include "alloc_tramp_ctx.h"
+#include "alloc_tramp_query.h"
 
 /* objtool writes struct alloc_tag from these numbers. */
 static_assert(sizeof(struct alloc_tag) == ALLOC_TRAMP_TAG_SIZE);
@@ -47,6 +51,7 @@ static_assert(offsetof(struct alloc_tag, ct.filename) == ALLOC_TRAMP_TAG_FILENAM
  * @nr_sites: entries in @sites
  * @tags:     its tags, contiguous
  * @nr_tags:  entries in @tags
+ * @chosen:   bitmap of the sites chosen by the filters
  * @patched:  bitmap of the sites that call their trampolines
  * @counters: the per-CPU counters of @tags
  */
@@ -58,16 +63,21 @@ struct alloc_tramp_table {
 	unsigned int nr_sites;
 	struct alloc_tag *tags;
 	unsigned int nr_tags;
+	unsigned long *chosen;
 	unsigned long *patched;
 	struct alloc_tag_counters __percpu *counters;
 };
 
-/* Serializes switching, module load and unload, and the report. */
+/* Serializes switching, filters, module load and unload, and reports. */
 static DEFINE_MUTEX(alloc_tramp_mutex);
 static LIST_HEAD(alloc_tramp_tables);
 static struct alloc_tramp_table vmlinux_table;
 static bool alloc_tramp_enabled;
 static bool alloc_tramp_boot_enabled __initdata;
+
+/* set_site_filter and set_site_notrace */
+static struct alloc_tramp_filter site_filter = ALLOC_TRAMP_FILTER_INIT(site_filter);
+static struct alloc_tramp_filter site_notrace = ALLOC_TRAMP_FILTER_INIT(site_notrace);
 
 /* Tables of unloaded modules, until alloc_tramp_module_unload(). */
 static LIST_HEAD(alloc_tramp_retired);
@@ -107,7 +117,45 @@ static void table_forget_gone(struct alloc_tramp_table *t)
 			__clear_bit(i, t->patched);
 }
 
-/* Patch or unpatch the sites of @t; text_mutex held. */
+/* What a site is matched and listed by; alloc_tramp_mutex held. */
+static void site_desc(const struct alloc_tramp_site *site,
+		      struct alloc_tramp_site_desc *d)
+{
+	static char target[KSYM_NAME_LEN];
+	struct alloc_tag *tag = alloc_tramp_site_tag(site);
+
+	d->file = tag->ct.filename;
+	d->line = tag->ct.lineno;
+	d->func = tag->ct.function;
+	d->module = tag->ct.modname ?: "vmlinux";
+	snprintf(target, sizeof(target), "%ps", alloc_tramp_site_target(site));
+	d->target = target;
+}
+
+static bool site_chosen(const struct alloc_tramp_site *site)
+{
+	struct alloc_tramp_site_desc d;
+
+	site_desc(site, &d);
+	return alloc_tramp_filter_chosen(&site_filter, &d, true) &&
+	       !alloc_tramp_filter_chosen(&site_notrace, &d, false);
+}
+
+/* Which sites of @t the filters choose */
+static void table_choose(struct alloc_tramp_table *t)
+{
+	unsigned int i;
+
+	if (alloc_tramp_filter_empty(&site_filter) &&
+	    alloc_tramp_filter_empty(&site_notrace)) {
+		bitmap_fill(t->chosen, t->nr_sites);
+		return;
+	}
+	for (i = 0; i < t->nr_sites; i++)
+		__assign_bit(i, t->chosen, site_chosen(&t->sites[i]));
+}
+
+/* Patch the chosen sites of @t, or none if !@on; text_mutex held. */
 static void table_patch(struct alloc_tramp_table *t, bool on)
 {
 	unsigned int i;
@@ -116,17 +164,18 @@ static void table_patch(struct alloc_tramp_table *t, bool on)
 	table_forget_gone(t);
 	for (i = 0; i < t->nr_sites; i++) {
 		const struct alloc_tramp_site *site = &t->sites[i];
+		bool want = on && test_bit(i, t->chosen);
 
-		if (test_bit(i, t->patched) == on || !site_text_live(t, site))
+		if (test_bit(i, t->patched) == want || !site_text_live(t, site))
 			continue;
 
-		ret = arch_alloc_tramp_queue(site, on);
+		ret = arch_alloc_tramp_queue(site, want);
 		if (ret) {
 			pr_warn_once("site %pS is not as built, left alone\n",
 				     alloc_tramp_site_addr(site));
 			continue;
 		}
-		__assign_bit(i, t->patched, on);
+		__assign_bit(i, t->patched, want);
 	}
 	arch_alloc_tramp_finish();
 }
@@ -152,10 +201,12 @@ static int table_init(struct alloc_tramp_table *t, struct module *mod,
 	t->tags = lo;
 	t->nr_tags = nr_sites ? hi - lo + 1 : 0;
 
+	t->chosen = bitmap_zalloc(nr_sites, GFP_KERNEL);
 	t->patched = bitmap_zalloc(nr_sites, GFP_KERNEL);
 	t->counters = __alloc_percpu(max(t->nr_tags, 1U) * sizeof(*t->counters),
 				     __alignof__(*t->counters));
-	if (!t->patched || !t->counters) {
+	if (!t->chosen || !t->patched || !t->counters) {
+		bitmap_free(t->chosen);
 		bitmap_free(t->patched);
 		free_percpu(t->counters);
 		return -ENOMEM;
@@ -168,6 +219,7 @@ static int table_init(struct alloc_tramp_table *t, struct module *mod,
 
 static void table_add(struct alloc_tramp_table *t)
 {
+	table_choose(t);
 	list_add_tail_rcu(&t->list, &alloc_tramp_tables);
 	if (alloc_tramp_enabled) {
 		mutex_lock(&text_mutex);
@@ -207,7 +259,9 @@ static void alloc_tramp_module_going(struct module *mod)
 
 		/* Its text goes away: nothing to unpatch, just forget it. */
 		list_del_rcu(&t->list);
+		bitmap_free(t->chosen);
 		bitmap_free(t->patched);
+		t->chosen = NULL;
 		t->patched = NULL;
 		t->mod = NULL;
 		list_add(&t->retired, &alloc_tramp_retired);
@@ -241,6 +295,7 @@ void alloc_tramp_module_unload(struct alloc_tag *first_tag, bool unused)
 			list_add(&t->retired, &alloc_tramp_kept);
 			break;
 		}
+		alloc_tramp_ctx_forget(t->tags, t->nr_tags);
 		free_percpu(t->counters);
 		/* Free after the RCU readers of alloc_tramp_tables. */
 		kfree_rcu_mightsleep(t);
@@ -312,7 +367,7 @@ static void __alloc_tramp_set(bool on)
 
 /**
  * alloc_tramp_set_enabled - switch the allocation trampolines on or off
- * @on: patch every call site to its trampoline, or back
+ * @on: patch the chosen call sites to their trampolines, or all back
  *
  * Return: 0, or -EBUSY while another switch is under way.
  */
@@ -416,20 +471,24 @@ static void seq_human(struct seq_file *m, u64 bytes)
 		seq_printf(m, "%llu%c", bytes, units[i]);
 }
 
+static void show_tag(struct seq_file *m, struct alloc_tag *tag,
+		     struct alloc_tag_counters c)
+{
+	seq_human(m, c.bytes);
+	seq_printf(m, " %llu %s:%u module:%s func:%s\n", c.calls,
+		   tag->ct.filename, tag->ct.lineno,
+		   tag->ct.modname ?: "vmlinux", tag->ct.function);
+}
+
 static void show_table(struct seq_file *m, struct alloc_tramp_table *t)
 {
 	unsigned int i;
 
 	for (i = 0; i < t->nr_tags; i++) {
-		struct alloc_tag *tag = &t->tags[i];
-		struct alloc_tag_counters c = alloc_tag_read(tag);
+		struct alloc_tag_counters c = alloc_tag_read(&t->tags[i]);
 
-		if (!c.calls)
-			continue;
-		seq_human(m, c.bytes);
-		seq_printf(m, " %llu %s:%u module:%s func:%s\n", c.calls,
-			   tag->ct.filename, tag->ct.lineno,
-			   tag->ct.modname ?: "vmlinux", tag->ct.function);
+		if (c.calls)
+			show_tag(m, &t->tags[i], c);
 	}
 }
 
@@ -483,6 +542,336 @@ static int sites_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(sites);
 
+/* "file:line func module target", the line of a site in the files below */
+static void show_site(struct seq_file *m, const struct alloc_tramp_site *site)
+{
+	struct alloc_tramp_site_desc d;
+
+	site_desc(site, &d);
+	seq_printf(m, "%s:%u %s %s %s", d.file, d.line, d.func, d.module,
+		   d.target);
+}
+
+/* alloc_trampolines/available_sites: every site that can be patched */
+static int available_sites_show(struct seq_file *m, void *v)
+{
+	struct alloc_tramp_table *t;
+	unsigned int i;
+
+	mutex_lock(&alloc_tramp_mutex);
+	list_for_each_entry(t, &alloc_tramp_tables, list) {
+		for (i = 0; i < t->nr_sites; i++) {
+			if (!site_text_live(t, &t->sites[i]))
+				continue;
+			show_site(m, &t->sites[i]);
+			seq_putc(m, '\n');
+		}
+	}
+	mutex_unlock(&alloc_tramp_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(available_sites);
+
+/* alloc_trampolines/enabled_sites: the sites patched now, "bytes calls" */
+static int enabled_sites_show(struct seq_file *m, void *v)
+{
+	struct alloc_tramp_table *t;
+	unsigned int i;
+
+	mutex_lock(&alloc_tramp_mutex);
+	list_for_each_entry(t, &alloc_tramp_tables, list) {
+		table_forget_gone(t);
+		for_each_set_bit(i, t->patched, t->nr_sites) {
+			struct alloc_tag *tag = alloc_tramp_site_tag(&t->sites[i]);
+			struct alloc_tag_counters c = alloc_tag_read(tag);
+
+			show_site(m, &t->sites[i]);
+			seq_printf(m, " %llu %llu\n", c.bytes, c.calls);
+		}
+	}
+	mutex_unlock(&alloc_tramp_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(enabled_sites);
+
+/* Does a query match any site that can be patched?  For the writes. */
+static bool query_matches_a_site(const struct alloc_tramp_query *q, void *arg)
+{
+	struct alloc_tramp_site_desc d;
+	struct alloc_tramp_table *t;
+	unsigned int i;
+
+	list_for_each_entry(t, &alloc_tramp_tables, list) {
+		for (i = 0; i < t->nr_sites; i++) {
+			if (!site_text_live(t, &t->sites[i]))
+				continue;
+			site_desc(&t->sites[i], &d);
+			if (alloc_tramp_query_match(q, &d))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* The filters changed: choose again, and patch what is chosen now. */
+static void alloc_tramp_rechoose(void)
+{
+	struct alloc_tramp_table *t;
+
+	lockdep_assert_held(&alloc_tramp_mutex);
+	list_for_each_entry(t, &alloc_tramp_tables, list)
+		table_choose(t);
+	if (!alloc_tramp_enabled)
+		return;
+	mutex_lock(&text_mutex);
+	list_for_each_entry(t, &alloc_tramp_tables, list)
+		table_patch(t, true);
+	mutex_unlock(&text_mutex);
+}
+
+/*
+ * set_site_filter and set_site_notrace, as set_ftrace_filter: ">" (an
+ * open with O_TRUNC) replaces the queries, ">>" adds to them, and an
+ * open with O_TRUNC and no write clears them.  A write is taken whole
+ * or refused whole.
+ */
+struct filter_file {
+	struct alloc_tramp_filter *filter;
+	bool replace;
+	bool written;
+};
+
+static struct filter_file *filter_file(struct file *file)
+{
+	if (file->f_mode & FMODE_READ)
+		return ((struct seq_file *)file->private_data)->private;
+	return file->private_data;
+}
+
+/* The queries as comments, then the chosen sites. */
+static int filter_show(struct seq_file *m, void *v)
+{
+	struct alloc_tramp_filter *f = ((struct filter_file *)m->private)->filter;
+	bool all = f == &site_filter;
+	struct alloc_tramp_site_desc d;
+	struct alloc_tramp_query *q;
+	struct alloc_tramp_table *t;
+	unsigned int i;
+
+	mutex_lock(&alloc_tramp_mutex);
+	list_for_each_entry(q, &f->queries, list)
+		seq_printf(m, "# %s\n", q->text);
+	if (all && alloc_tramp_filter_empty(f))
+		seq_puts(m, "#### all sites ####\n");
+	list_for_each_entry(t, &alloc_tramp_tables, list) {
+		if (alloc_tramp_filter_empty(f))
+			break;
+		for (i = 0; i < t->nr_sites; i++) {
+			if (!site_text_live(t, &t->sites[i]))
+				continue;
+			site_desc(&t->sites[i], &d);
+			if (!alloc_tramp_filter_chosen(f, &d, all))
+				continue;
+			show_site(m, &t->sites[i]);
+			seq_putc(m, '\n');
+		}
+	}
+	mutex_unlock(&alloc_tramp_mutex);
+	return 0;
+}
+
+static int filter_open(struct inode *inode, struct file *file)
+{
+	struct filter_file *ff;
+	int ret;
+
+	ff = kzalloc(sizeof(*ff), GFP_KERNEL);
+	if (!ff)
+		return -ENOMEM;
+	ff->filter = inode->i_private;
+	ff->replace = (file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC);
+	if (!(file->f_mode & FMODE_READ)) {
+		file->private_data = ff;
+		return 0;
+	}
+	ret = single_open(file, filter_show, ff);
+	if (ret)
+		kfree(ff);
+	return ret;
+}
+
+static int filter_set(struct alloc_tramp_filter *f, const char *buf,
+		      size_t len, bool replace)
+{
+	int ret;
+
+	ret = alloc_tramp_filter_update(f, buf, len, replace, false,
+					query_matches_a_site, NULL);
+	if (!ret)
+		alloc_tramp_rechoose();
+	return ret;
+}
+
+static ssize_t filter_write(struct file *file, const char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	struct filter_file *ff = filter_file(file);
+	bool replace = ff->replace && !ff->written;
+	char *buf;
+	int ret;
+
+	/* Even a refused write makes the close not clear the filter. */
+	ff->written = true;
+	if (count > ALLOC_TRAMP_WRITE_MAX) {
+		pr_warn("refused a write of over %d bytes\n", ALLOC_TRAMP_WRITE_MAX);
+		return -EINVAL;
+	}
+	buf = memdup_user(ubuf, count);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+
+	ret = -EBUSY;
+	if (mutex_trylock(&alloc_tramp_mutex)) {
+		ret = filter_set(ff->filter, buf, count, replace);
+		mutex_unlock(&alloc_tramp_mutex);
+	}
+	kfree(buf);
+	return ret ? ret : count;
+}
+
+static int filter_release(struct inode *inode, struct file *file)
+{
+	struct filter_file *ff = filter_file(file);
+
+	/* ": > set_site_filter" */
+	if (ff->replace && !ff->written) {
+		mutex_lock(&alloc_tramp_mutex);
+		filter_set(ff->filter, "", 0, true);
+		mutex_unlock(&alloc_tramp_mutex);
+	}
+	if (file->f_mode & FMODE_READ)
+		single_release(inode, file);
+	kfree(ff);
+	return 0;
+}
+
+static const struct file_operations filter_fops = {
+	.open		= filter_open,
+	.read		= seq_read,
+	.write		= filter_write,
+	.llseek		= seq_lseek,
+	.release	= filter_release,
+};
+
+/*
+ * /sys/kernel/debug/allocations.ctx: "QUERY enable [every N]" or "QUERY
+ * disable" starts or stops the capture of allocation contexts at the
+ * sites QUERY matches; reading lists the captured tags, each with its
+ * report line and its live captures.
+ */
+static void ctx_show_table(struct seq_file *m, struct alloc_tramp_table *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->nr_tags; i++) {
+		struct alloc_tag *tag = &t->tags[i];
+
+		if (!(READ_ONCE(tag->ct.flags) & CODETAG_FLAG_CTX_LIVE))
+			continue;
+		show_tag(m, tag, alloc_tag_read(tag));
+		alloc_tramp_ctx_show(m, tag);
+	}
+}
+
+static int allocations_ctx_show(struct seq_file *m, void *v)
+{
+	struct alloc_tramp_table *t;
+
+	mutex_lock(&alloc_tramp_mutex);
+	alloc_tramp_ctx_show_totals(m);
+	list_for_each_entry(t, &alloc_tramp_tables, list)
+		ctx_show_table(m, t);
+	list_for_each_entry(t, &alloc_tramp_kept, retired)
+		ctx_show_table(m, t);
+	mutex_unlock(&alloc_tramp_mutex);
+	return 0;
+}
+
+/* Prepare every tag first, so that a failure changes nothing. */
+static int ctx_apply(struct alloc_tramp_filter *lines, bool prepare)
+{
+	struct alloc_tramp_site_desc d;
+	struct alloc_tramp_query *q;
+	struct alloc_tramp_table *t;
+	unsigned int i;
+	int ret;
+
+	list_for_each_entry(q, &lines->queries, list) {
+		list_for_each_entry(t, &alloc_tramp_tables, list) {
+			for (i = 0; i < t->nr_sites; i++) {
+				struct alloc_tag *tag = alloc_tramp_site_tag(&t->sites[i]);
+
+				site_desc(&t->sites[i], &d);
+				if (!alloc_tramp_query_match(q, &d))
+					continue;
+				if (!prepare) {
+					alloc_tramp_ctx_set(tag, q);
+					continue;
+				}
+				if (q->action != ALLOC_TRAMP_CTX_ENABLE)
+					continue;
+				ret = alloc_tramp_ctx_prepare(tag);
+				if (ret)
+					return ret;
+			}
+		}
+	}
+	return 0;
+}
+
+static ssize_t allocations_ctx_write(struct file *file, const char __user *ubuf,
+				     size_t count, loff_t *ppos)
+{
+	struct alloc_tramp_filter lines = ALLOC_TRAMP_FILTER_INIT(lines);
+	char *buf;
+	int ret;
+
+	if (count > ALLOC_TRAMP_WRITE_MAX) {
+		pr_warn("refused a write of over %d bytes\n", ALLOC_TRAMP_WRITE_MAX);
+		return -EINVAL;
+	}
+	buf = memdup_user(ubuf, count);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+
+	ret = -EBUSY;
+	if (mutex_trylock(&alloc_tramp_mutex)) {
+		ret = alloc_tramp_filter_update(&lines, buf, count, true, true,
+						query_matches_a_site, NULL);
+		if (!ret)
+			ret = ctx_apply(&lines, true);
+		if (!ret)
+			ctx_apply(&lines, false);
+		mutex_unlock(&alloc_tramp_mutex);
+	}
+	alloc_tramp_filter_clear(&lines);
+	kfree(buf);
+	return ret ? ret : count;
+}
+
+static int allocations_ctx_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, allocations_ctx_show, NULL);
+}
+
+static const struct file_operations allocations_ctx_fops = {
+	.open		= allocations_ctx_open,
+	.read		= seq_read,
+	.write		= allocations_ctx_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
 static int __init alloc_tramp_interfaces_init(void)
 {
 	struct dentry *dir;
@@ -493,8 +882,18 @@ static int __init alloc_tramp_interfaces_init(void)
 		pr_err("cannot create /sys/kernel/mm/alloc_trampolines\n");
 
 	debugfs_create_file("allocations", 0400, NULL, NULL, &allocations_fops);
+	debugfs_create_file("allocations.ctx", 0600, NULL, NULL,
+			    &allocations_ctx_fops);
 	dir = debugfs_create_dir("alloc_trampolines", NULL);
 	debugfs_create_file("sites", 0400, dir, NULL, &sites_fops);
+	debugfs_create_file("available_sites", 0400, dir, NULL,
+			    &available_sites_fops);
+	debugfs_create_file("enabled_sites", 0400, dir, NULL,
+			    &enabled_sites_fops);
+	debugfs_create_file("set_site_filter", 0600, dir, &site_filter,
+			    &filter_fops);
+	debugfs_create_file("set_site_notrace", 0600, dir, &site_notrace,
+			    &filter_fops);
 	return 0;
 }
 late_initcall(alloc_tramp_interfaces_init);

@@ -35,4 +35,9 @@ if [ -n "${MODULES_DIR:-}" ] && [ -d "$MODULES_DIR" ]; then
 	cp -a "$MODULES_DIR/." "$stage/selftests/"
 fi
 
+# Static user-space tools, if any: GUEST_TOOLS is a list of paths.
+for tool in ${GUEST_TOOLS:-}; do
+	[ -f "$tool" ] && cp "$tool" "$stage/bin/"
+done
+
 (cd "$stage" && find . -print0 | cpio --null -o -H newc --quiet) > "$out"

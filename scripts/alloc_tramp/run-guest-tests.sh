@@ -40,6 +40,11 @@ done
 mkdir -p "$logdir"
 "$here/build-modules.sh" "$top" "$build" "$variant" > "$logdir/modules.log" 2>&1 ||
 	echo "not ok - $name: build the test modules # see $logdir/modules.log"
+# User-space tools of the tree, static, for /bin of the guest
+mkdir -p "$build/tools"
+gcc -static -O2 -Wall -o "$build/tools/alloc_report" "$top/tools/mm/alloc_report.c" ||
+	echo "not ok - $name: build tools/mm/alloc_report"
+GUEST_TOOLS=$build/tools/alloc_report \
 MODULES_DIR=$build/modules/$variant "$here/mkinitramfs.sh" "$top" \
 	"$logdir/initramfs.cpio" $tests
 "$here/boot-guest.sh" "$obj/arch/x86/boot/bzImage" "$logdir/initramfs.cpio" \

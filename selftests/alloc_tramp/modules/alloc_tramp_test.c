@@ -5,6 +5,7 @@
  *   alloc  the allocations below
  *   free   free them
  *   leak   one kmalloc(64) handed to alloc_tramp_holder, to outlive us
+ *   cycle N  N kmalloc(64)/kfree pairs
  * A "line: NAME" comment marks each allocation; the build writes them to
  * alloc_tramp_test.lines for the test script.
  */
@@ -69,7 +70,7 @@ static void test_free(void)
 	pool = NULL;
 }
 
-static int test_alloc(void)
+static noinline int test_alloc(void)
 {
 	int i;
 
@@ -104,11 +105,25 @@ static int test_leak(void)
 	return ret;
 }
 
+static int test_cycle(unsigned int n)
+{
+	void *p;
+
+	while (n--) {
+		p = kmalloc(64, GFP_KERNEL);			/* line: cycle */
+		if (!p)
+			return -ENOMEM;
+		kfree(p);
+	}
+	return 0;
+}
+
 static ssize_t test_write(struct file *file, const char __user *buf,
 			  size_t count, loff_t *ppos)
 {
-	char cmd[16] = {};
+	char cmd[24] = {};
 	int ret = -EINVAL;
+	unsigned int n;
 
 	if (count >= sizeof(cmd) || copy_from_user(cmd, buf, count))
 		return -EINVAL;
@@ -121,6 +136,8 @@ static ssize_t test_write(struct file *file, const char __user *buf,
 		test_free(), ret = 0;
 	else if (!strcmp(cmd, "leak"))
 		ret = test_leak();
+	else if (sscanf(cmd, "cycle %u", &n) == 1)
+		ret = test_cycle(n);
 	mutex_unlock(&test_lock);
 
 	return ret ? ret : count;

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the allocation trampoline site queries: the parser, the
+ * matcher and the all-or-nothing filter update.
+ */
+#include <kunit/test.h>
+#include <linux/err.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "alloc_tramp_query.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+KUNIT_DEFINE_ACTION_WRAPPER(kfree_action, kfree, const void *);
+
+static const struct alloc_tramp_site_desc kmalloc_site = {
+	.file = "mm/slab_common.c", .line = 63, .func = "kmem_cache_create",
+	.module = "vmlinux", .target = "__kmalloc_noprof",
+};
+
+static const struct alloc_tramp_site_desc xfs_site = {
+	.file = "/src/fs/xfs/xfs_buf.c", .line = 400, .func = "xfs_buf_alloc",
+	.module = "xfs", .target = "kmem_cache_alloc_noprof",
+};
+
+static struct alloc_tramp_query *parse(struct kunit *test, const char *s, bool ctx)
+{
+	struct alloc_tramp_query *q = alloc_tramp_query_parse(s, strlen(s), ctx);
+
+	if (!IS_ERR(q))
+		kunit_add_action(test, kfree_action, q);
+	return q;
+}
+
+static bool matches(struct kunit *test, const char *s,
+		    const struct alloc_tramp_site_desc *d)
+{
+	struct alloc_tramp_query *q = parse(test, s, false);
+
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(q), "\"%s\" refused", s);
+	return alloc_tramp_query_match(q, d);
+}
+
+static void query_keys(struct kunit *test)
+{
+	struct alloc_tramp_query *q;
+
+	q = parse(test, "  kmem_* file mm/*.c\tline 10-70 module vmlinux target __kmalloc* ", false);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(q));
+	KUNIT_EXPECT_FALSE(test, q->negate);
+	KUNIT_EXPECT_STREQ(test, q->func, "kmem_*");
+	KUNIT_EXPECT_STREQ(test, q->file, "mm/*.c");
+	KUNIT_EXPECT_EQ(test, q->first_line, 10);
+	KUNIT_EXPECT_EQ(test, q->last_line, 70);
+	KUNIT_EXPECT_STREQ(test, q->module, "vmlinux");
+	KUNIT_EXPECT_STREQ(test, q->target, "__kmalloc*");
+	KUNIT_EXPECT_STREQ(test, q->text,
+			   "kmem_* file mm/*.c\tline 10-70 module vmlinux target __kmalloc*");
+
+	q = parse(test, "func xfs_* line 400", false);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(q));
+	KUNIT_EXPECT_STREQ(test, q->func, "xfs_*");
+	KUNIT_EXPECT_EQ(test, q->first_line, 400);
+	KUNIT_EXPECT_EQ(test, q->last_line, 400);
+	KUNIT_EXPECT_NULL(test, q->file);
+
+	q = parse(test, "!kmem_*", false);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(q));
+	KUNIT_EXPECT_TRUE(test, q->negate);
+	KUNIT_EXPECT_STREQ(test, q->func, "kmem_*");
+
+	q = parse(test, "file mm/foo.c line 63 enable every 10", true);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(q));
+	KUNIT_EXPECT_EQ(test, q->action, ALLOC_TRAMP_CTX_ENABLE);
+	KUNIT_EXPECT_EQ(test, q->every, 10);
+
+	q = parse(test, "module xfs disable", true);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(q));
+	KUNIT_EXPECT_EQ(test, q->action, ALLOC_TRAMP_CTX_DISABLE);
+	KUNIT_EXPECT_EQ(test, q->every, 1);
+
+	/* Outside allocations.ctx, these are function globs. */
+	q = parse(test, "enable", false);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(q));
+	KUNIT_EXPECT_STREQ(test, q->func, "enable");
+}
+
+static void query_match(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, matches(test, "*", &kmalloc_site));
+	KUNIT_EXPECT_TRUE(test, matches(test, "kmem_*", &kmalloc_site));
+	KUNIT_EXPECT_FALSE(test, matches(test, "kmem_*", &xfs_site));
+	KUNIT_EXPECT_TRUE(test, matches(test, "*xfs*", &xfs_site));
+	KUNIT_EXPECT_TRUE(test, matches(test, "func xfs_buf_?lloc", &xfs_site));
+	/* A file matches whole, or by a trailing part of its path. */
+	KUNIT_EXPECT_TRUE(test, matches(test, "file mm/slab_common.c", &kmalloc_site));
+	KUNIT_EXPECT_TRUE(test, matches(test, "file slab_common.c", &kmalloc_site));
+	KUNIT_EXPECT_TRUE(test, matches(test, "file xfs/*", &xfs_site));
+	KUNIT_EXPECT_TRUE(test, matches(test, "file /src/fs/*", &xfs_site));
+	KUNIT_EXPECT_FALSE(test, matches(test, "file common.c", &kmalloc_site));
+	KUNIT_EXPECT_FALSE(test, matches(test, "file fs/*", &kmalloc_site));
+	KUNIT_EXPECT_TRUE(test, matches(test, "line 63", &kmalloc_site));
+	KUNIT_EXPECT_FALSE(test, matches(test, "line 64", &kmalloc_site));
+	KUNIT_EXPECT_TRUE(test, matches(test, "line 63-63", &kmalloc_site));
+	KUNIT_EXPECT_TRUE(test, matches(test, "line 1-400", &xfs_site));
+	KUNIT_EXPECT_FALSE(test, matches(test, "line 401-500", &xfs_site));
+	KUNIT_EXPECT_TRUE(test, matches(test, "module vmlinux", &kmalloc_site));
+	KUNIT_EXPECT_FALSE(test, matches(test, "module vmlinux", &xfs_site));
+	KUNIT_EXPECT_TRUE(test, matches(test, "module x?s", &xfs_site));
+	KUNIT_EXPECT_TRUE(test, matches(test, "target kmem_cache_*", &xfs_site));
+	KUNIT_EXPECT_FALSE(test, matches(test, "target kmem_cache_*", &kmalloc_site));
+	/* Keys on one line must all match. */
+	KUNIT_EXPECT_TRUE(test, matches(test, "kmem_* line 60-70 module vmlinux", &kmalloc_site));
+	KUNIT_EXPECT_FALSE(test, matches(test, "kmem_* line 60-70 module xfs", &kmalloc_site));
+	/* The matcher ignores '!': the filter applies it. */
+	KUNIT_EXPECT_TRUE(test, matches(test, "!kmem_*", &kmalloc_site));
+}
+
+static void query_malformed(struct kunit *test)
+{
+	static const char * const bad[] = {
+		"file", "func", "module", "target", "line",	/* no value */
+		"line 5-", "line -5", "line 7-3", "line 0", "line x",
+		"line 1-2-3", "line 5 line 6", "func a func b", "a b",
+		"fil mm/foo.c", "file a file b", "!", "  ! ",
+		"caf\xc3\xa9", "\xff", "a\x01", "a\x7f",
+	};
+	static const char * const bad_ctx[] = {
+		"file mm/foo.c", "enable disable", "enable enable",
+		"every 10", "disable every 2", "enable every 0",
+		"enable every", "enable every x", "!foo enable",
+	};
+	char *longline;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR(parse(test, bad[i], false)),
+				    -EINVAL, "\"%s\"", bad[i]);
+	for (i = 0; i < ARRAY_SIZE(bad_ctx); i++)
+		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR(parse(test, bad_ctx[i], true)),
+				    -EINVAL, "\"%s\"", bad_ctx[i]);
+
+	longline = kunit_kzalloc(test, ALLOC_TRAMP_QUERY_MAX + 2, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, longline);
+	memset(longline, 'a', ALLOC_TRAMP_QUERY_MAX);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(parse(test, longline, false)));
+	longline[ALLOC_TRAMP_QUERY_MAX] = 'a';
+	KUNIT_EXPECT_EQ(test, PTR_ERR(parse(test, longline, false)), -EINVAL);
+
+	/* A NUL inside the line */
+	KUNIT_EXPECT_EQ(test, PTR_ERR(alloc_tramp_query_parse("a\0b", 3, false)),
+			-EINVAL);
+}
+
+static void filter_free(void *f)
+{
+	alloc_tramp_filter_clear(f);
+}
+
+static struct alloc_tramp_filter *new_filter(struct kunit *test)
+{
+	struct alloc_tramp_filter *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	INIT_LIST_HEAD(&f->queries);
+	kunit_add_action(test, filter_free, f);
+	return f;
+}
+
+static int update(struct alloc_tramp_filter *f, const char *s, bool replace)
+{
+	return alloc_tramp_filter_update(f, s, strlen(s), replace, false,
+					 NULL, NULL);
+}
+
+/* The filter's lines, joined by '|' */
+static const char *lines(struct kunit *test, struct alloc_tramp_filter *f)
+{
+	char *buf = kunit_kzalloc(test, 1024, GFP_KERNEL);
+	struct alloc_tramp_query *q;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	list_for_each_entry(q, &f->queries, list) {
+		if (*buf)
+			strlcat(buf, "|", 1024);
+		strlcat(buf, q->text, 1024);
+	}
+	return buf;
+}
+
+static bool refuse_xfs(const struct alloc_tramp_query *q, void *arg)
+{
+	return !alloc_tramp_query_match(q, &xfs_site);
+}
+
+static void filter_update(struct kunit *test)
+{
+	struct alloc_tramp_filter *f = new_filter(test);
+	char *big;
+
+	KUNIT_EXPECT_EQ(test, update(f, "kmem_*\n\n  \nmodule xfs\n", true), 0);
+	KUNIT_EXPECT_STREQ(test, lines(test, f), "kmem_*|module xfs");
+	KUNIT_EXPECT_EQ(test, update(f, "line 5", false), 0);
+	KUNIT_EXPECT_STREQ(test, lines(test, f), "kmem_*|module xfs|line 5");
+
+	/* A bad line anywhere refuses the whole write, appending or not. */
+	KUNIT_EXPECT_EQ(test, update(f, "a\nline 5-\n", false), -EINVAL);
+	KUNIT_EXPECT_EQ(test, update(f, "a\nline 5-\n", true), -EINVAL);
+	KUNIT_EXPECT_EQ(test, update(f, "b\n\xfe\n", true), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, lines(test, f), "kmem_*|module xfs|line 5");
+
+	/* So does a line that matches no site. */
+	KUNIT_EXPECT_EQ(test, alloc_tramp_filter_update(f, "kmem_*\n*xfs*", 12,
+							true, false, refuse_xfs,
+							NULL), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, lines(test, f), "kmem_*|module xfs|line 5");
+
+	big = kunit_kzalloc(test, ALLOC_TRAMP_WRITE_MAX + 1, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, big);
+	memset(big, '\n', ALLOC_TRAMP_WRITE_MAX + 1);
+	KUNIT_EXPECT_EQ(test, alloc_tramp_filter_update(f, big, ALLOC_TRAMP_WRITE_MAX + 1,
+							true, false, NULL, NULL),
+			-EINVAL);
+	KUNIT_EXPECT_STREQ(test, lines(test, f), "kmem_*|module xfs|line 5");
+
+	KUNIT_EXPECT_EQ(test, update(f, "!foo", true), 0);
+	KUNIT_EXPECT_STREQ(test, lines(test, f), "!foo");
+	/* An empty write that replaces clears. */
+	KUNIT_EXPECT_EQ(test, update(f, "\n", true), 0);
+	KUNIT_EXPECT_TRUE(test, alloc_tramp_filter_empty(f));
+}
+
+static void filter_chosen(struct kunit *test)
+{
+	struct alloc_tramp_filter *f = new_filter(test);
+
+	/* Empty: all, or none */
+	KUNIT_EXPECT_TRUE(test, alloc_tramp_filter_chosen(f, &kmalloc_site, true));
+	KUNIT_EXPECT_FALSE(test, alloc_tramp_filter_chosen(f, &kmalloc_site, false));
+
+	/* Positive lines add up. */
+	KUNIT_ASSERT_EQ(test, update(f, "kmem_*", true), 0);
+	KUNIT_EXPECT_TRUE(test, alloc_tramp_filter_chosen(f, &kmalloc_site, true));
+	KUNIT_EXPECT_FALSE(test, alloc_tramp_filter_chosen(f, &xfs_site, true));
+	KUNIT_ASSERT_EQ(test, update(f, "module xfs", false), 0);
+	KUNIT_EXPECT_TRUE(test, alloc_tramp_filter_chosen(f, &xfs_site, true));
+
+	/* '!' lines take out, whatever their order. */
+	KUNIT_ASSERT_EQ(test, update(f, "!line 1-100", false), 0);
+	KUNIT_EXPECT_FALSE(test, alloc_tramp_filter_chosen(f, &kmalloc_site, true));
+	KUNIT_EXPECT_TRUE(test, alloc_tramp_filter_chosen(f, &xfs_site, true));
+	KUNIT_ASSERT_EQ(test, update(f, "!line 1-100\nkmem_*", true), 0);
+	KUNIT_EXPECT_FALSE(test, alloc_tramp_filter_chosen(f, &kmalloc_site, true));
+
+	/* Only '!' lines: all but those. */
+	KUNIT_ASSERT_EQ(test, update(f, "!kmem_*", true), 0);
+	KUNIT_EXPECT_FALSE(test, alloc_tramp_filter_chosen(f, &kmalloc_site, true));
+	KUNIT_EXPECT_TRUE(test, alloc_tramp_filter_chosen(f, &xfs_site, true));
+	KUNIT_EXPECT_FALSE(test, alloc_tramp_filter_chosen(f, &xfs_site, false));
+}
+
+static struct kunit_case alloc_tramp_query_cases[] = {
+	KUNIT_CASE(query_keys),
+	KUNIT_CASE(query_match),
+	KUNIT_CASE(query_malformed),
+	KUNIT_CASE(filter_update),
+	KUNIT_CASE(filter_chosen),
+	{}
+};
+
+static struct kunit_suite alloc_tramp_query_suite = {
+	.name = "alloc_tramp_query",
+	.test_cases = alloc_tramp_query_cases,
+};
+kunit_test_suite(alloc_tramp_query_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the allocation trampoline site queries");
+MODULE_LICENSE("GPL");

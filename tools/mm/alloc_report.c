@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * alloc_report: read allocation reports, show the top sites, and diff two
+ * snapshots to see which sites grew: the leak-hunting workflow.
+ *
+ * It reads /sys/kernel/debug/allocations ("size calls file:line module:M
+ * func:F", sizes in K, M, G...) and /proc/allocinfo ("bytes calls
+ * file:line [module] func:F").
+ *
+ *   alloc_report [-n N] [-s bytes|calls] [FILE]   the top N sites
+ *   alloc_report -d [-a] [-n N] OLD NEW           what grew from OLD to NEW
+ *
+ * FILE "-" or none is standard input.  Only libc is needed.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct site {
+	char *key;		/* "file:line module:M func:F" */
+	long long bytes;
+	long long calls;
+	long long old_bytes;
+	long long old_calls;
+};
+
+struct report {
+	struct site *sites;
+	size_t nr;
+	size_t alloc;
+};
+
+static int sort_by_calls;
+
+static void die(const char *msg, const char *arg)
+{
+	fprintf(stderr, "alloc_report: %s%s%s\n", msg, arg ? ": " : "",
+		arg ? arg : "");
+	exit(2);
+}
+
+/* "512", "1.2K", "7.0M", "3G", "1.5KiB" */
+static int parse_size(const char *s, long long *bytes)
+{
+	static const char units[] = "KMGTPE";
+	double v;
+	char *end;
+	const char *u;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno || v < 0)
+		return -1;
+	if (*end) {
+		u = strchr(units, *end);
+		if (!u || (end[1] && strcmp(end + 1, "iB") && strcmp(end + 1, "B")))
+			return -1;
+		for (; u >= units; u--)
+			v *= 1024;
+	}
+	*bytes = (long long)(v + 0.5);
+	return 0;
+}
+
+static void format_size(char *buf, size_t len, long long bytes)
+{
+	static const char units[] = "KMGTPE";
+	unsigned long long b = bytes < 0 ? -bytes : bytes;
+	const char *sign = bytes < 0 ? "-" : "";
+	unsigned int i;
+
+	if (b < 1024) {
+		snprintf(buf, len, "%s%llu", sign, b);
+		return;
+	}
+	for (i = 0; b >= 1024 * 1024 && i < sizeof(units) - 2; i++)
+		b >>= 10;
+	if (b < 10 * 1024)
+		snprintf(buf, len, "%s%llu.%llu%c", sign, b / 1024,
+			 (b % 1024) * 10 / 1024, units[i]);
+	else
+		snprintf(buf, len, "%s%llu%c", sign, b / 1024, units[i]);
+}
+
+static struct site *find(struct report *r, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr; i++)
+		if (!strcmp(r->sites[i].key, key))
+			return &r->sites[i];
+	return NULL;
+}
+
+static struct site *add(struct report *r, const char *key)
+{
+	struct site *s = find(r, key);
+
+	if (s)
+		return s;
+	if (r->nr == r->alloc) {
+		r->alloc = r->alloc ? 2 * r->alloc : 256;
+		r->sites = realloc(r->sites, r->alloc * sizeof(*r->sites));
+		if (!r->sites)
+			die("out of memory", NULL);
+	}
+	s = &r->sites[r->nr++];
+	memset(s, 0, sizeof(*s));
+	s->key = strdup(key);
+	if (!s->key)
+		die("out of memory", NULL);
+	return s;
+}
+
+/*
+ * One line of either format into "file:line module:M func:F".
+ * Returns 0, or -1 for a line that is not a site (headers, comments).
+ */
+static int parse_line(char *line, char *key, size_t len, long long *bytes,
+		      long long *calls)
+{
+	char size[32], where[512], f4[512], f5[512], mod[512];
+	char *end;
+	int n;
+
+	n = sscanf(line, "%31s %lld %511s %511s %511s", size, calls, where,
+		   f4, f5);
+	if (n < 4 || parse_size(size, bytes) || !strchr(where, ':'))
+		return -1;
+	strtoll(strrchr(where, ':') + 1, &end, 10);
+	if (*end)
+		return -1;
+
+	if (!strncmp(f4, "module:", 7) && n == 5 && !strncmp(f5, "func:", 5)) {
+		snprintf(key, len, "%s %s %s", where, f4, f5);
+	} else if (f4[0] == '[' && n == 5 && !strncmp(f5, "func:", 5)) {
+		snprintf(mod, sizeof(mod), "%.*s", (int)strlen(f4) - 2, f4 + 1);
+		snprintf(key, len, "%s module:%s %s", where, mod, f5);
+	} else if (!strncmp(f4, "func:", 5)) {
+		snprintf(key, len, "%s module:vmlinux %s", where, f4);
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+static void read_report(struct report *r, const char *path, int old)
+{
+	char line[2048], key[2048];
+	long long bytes, calls;
+	FILE *f = stdin;
+	struct site *s;
+
+	if (path && strcmp(path, "-")) {
+		f = fopen(path, "r");
+		if (!f)
+			die(strerror(errno), path);
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (parse_line(line, key, sizeof(key), &bytes, &calls))
+			continue;
+		s = add(r, key);
+		/* A tag listed twice (two modules' copies) adds up. */
+		if (old) {
+			s->old_bytes += bytes;
+			s->old_calls += calls;
+		} else {
+			s->bytes += bytes;
+			s->calls += calls;
+		}
+	}
+	if (f != stdin)
+		fclose(f);
+}
+
+static int cmp_top(const void *a, const void *b)
+{
+	const struct site *x = a, *y = b;
+	long long d = sort_by_calls ? y->calls - x->calls : y->bytes - x->bytes;
+
+	return d > 0 ? 1 : d < 0 ? -1 : strcmp(x->key, y->key);
+}
+
+static int cmp_growth(const void *a, const void *b)
+{
+	const struct site *x = a, *y = b;
+	long long dx = sort_by_calls ? x->calls - x->old_calls : x->bytes - x->old_bytes;
+	long long dy = sort_by_calls ? y->calls - y->old_calls : y->bytes - y->old_bytes;
+
+	return dy > dx ? 1 : dy < dx ? -1 : strcmp(x->key, y->key);
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: alloc_report [-n N] [-s bytes|calls] [FILE]\n"
+		"       alloc_report -d [-a] [-n N] [-s bytes|calls] OLD NEW\n"
+		"  -n N  show N sites (default 20, 0: all)\n"
+		"  -s    sort by bytes (default) or calls\n"
+		"  -d    show what changed from snapshot OLD to NEW, growth first\n"
+		"  -a    with -d, also the sites that shrank or went\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	struct report r = { 0 };
+	long long db, dc, total = 0, total_old = 0;
+	int diff = 0, all = 0, c;
+	char sz[32], osz[32], dcalls[32];
+	long n = 20;
+	size_t i, shown = 0;
+	char *end;
+
+	while ((c = getopt(argc, argv, "adn:s:")) != -1) {
+		switch (c) {
+		case 'a':
+			all = 1;
+			break;
+		case 'd':
+			diff = 1;
+			break;
+		case 'n':
+			n = strtol(optarg, &end, 10);
+			if (*end || n < 0)
+				usage();
+			break;
+		case 's':
+			if (!strcmp(optarg, "calls"))
+				sort_by_calls = 1;
+			else if (strcmp(optarg, "bytes"))
+				usage();
+			break;
+		default:
+			usage();
+		}
+	}
+	if (diff ? argc - optind != 2 : argc - optind > 1)
+		usage();
+
+	if (diff)
+		read_report(&r, argv[optind++], 1);
+	read_report(&r, argv[optind], 0);
+	qsort(r.sites, r.nr, sizeof(*r.sites), diff ? cmp_growth : cmp_top);
+
+	for (i = 0; i < r.nr; i++) {
+		struct site *s = &r.sites[i];
+
+		total += s->bytes;
+		total_old += s->old_bytes;
+		db = s->bytes - s->old_bytes;
+		dc = s->calls - s->old_calls;
+		if (diff && (db == 0 && dc == 0))
+			continue;
+		if (diff && !all && db <= 0 && (sort_by_calls ? dc <= 0 : 1))
+			continue;
+		if (n && shown >= (size_t)n)
+			continue;
+		shown++;
+		if (diff) {
+			sz[0] = '+';
+			format_size(sz + (db > 0), sizeof(sz) - 1, db);
+			snprintf(dcalls, sizeof(dcalls), "%+lld", dc);
+			format_size(osz, sizeof(osz), s->bytes);
+			printf("%-8s %-7s %7s %s\n", sz, dcalls, osz, s->key);
+		} else {
+			format_size(sz, sizeof(sz), s->bytes);
+			printf("%7s %8lld %s\n", sz, s->calls, s->key);
+		}
+	}
+	format_size(sz, sizeof(sz), total);
+	if (diff) {
+		format_size(osz, sizeof(osz), total - total_old);
+		printf("# %zu sites, %s in all, %s%s since the old snapshot\n",
+		       r.nr, sz, total >= total_old ? "+" : "", osz);
+	} else {
+		printf("# %zu sites, %s in all\n", r.nr, sz);
+	}
+	return 0;
+}
