@@ -192,7 +192,7 @@ static int cmp_growth(const void *a, const void *b)
 	return dy > dx ? 1 : dy < dx ? -1 : strcmp(x->key, y->key);
 }
 
-static void usage(void)
+static void help(void)
 {
 	fprintf(stderr,
 		"usage: alloc_report [-n N] [-s bytes|calls] [FILE]\n"
@@ -225,20 +225,20 @@ int main(int argc, char **argv)
 		case 'n':
 			n = strtol(optarg, &end, 10);
 			if (*end || n < 0)
-				usage();
+				help();
 			break;
 		case 's':
 			if (!strcmp(optarg, "calls"))
 				sort_by_calls = 1;
 			else if (strcmp(optarg, "bytes"))
-				usage();
+				help();
 			break;
 		default:
-			usage();
+			help();
 		}
 	}
 	if (diff ? argc - optind != 2 : argc - optind > 1)
-		usage();
+		help();
 
 	if (diff)
 		read_report(&r, argv[optind++], 1);
