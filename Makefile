@@ -8,6 +8,7 @@
 #   make run      deps + kernel, boot in QEMU, print the allocation report
 #   make check    host tests, kernel builds, guest tests: "N passed, N failed"
 #   make shell    boot the guest kernel to an interactive shell
+#   make bench    the three kernels side by side: BENCHMARKS.md, BENCHMARKS.png
 #   make bench-objtool  time of the objtool pass and bytes it adds per site
 
 TOP	:= $(CURDIR)
@@ -16,7 +17,7 @@ S	:= $(TOP)/scripts/alloc_tramp
 RUN_VARIANT ?= prof
 
 .PHONY: all deps tree kernel kernel-guest kernel-prof kernel-tramp run check shell \
-	bench-objtool clean distclean
+	bench bench-objtool clean distclean
 
 all: kernel
 
@@ -44,6 +45,9 @@ shell: kernel-guest
 		-kernel $(BUILD)/obj/guest/arch/x86/boot/bzImage \
 		-initrd $(BUILD)/shell.cpio \
 		-append "console=ttyS0 panic=-1 alloc_tramp.shell"
+
+bench: deps tree
+	@$(S)/bench.sh $(TOP) $(BUILD)
 
 bench-objtool: kernel-tramp
 	@$(S)/bench-objtool.sh $(BUILD)

@@ -6,7 +6,7 @@
 
 PKGS="linux-source-6.12 libelf-dev libdw-dev elfutils qemu-system-x86
 busybox-static ccache flex bison bc cpio kmod libssl-dev gcc make perl
-python3 xz-utils pkg-config gdb binutils git"
+python3 xz-utils pkg-config gdb binutils git gnuplot-nox diffstat"
 
 missing=
 for p in $PKGS; do

@@ -30,6 +30,8 @@ for t in "$@"; do
 	echo "$t" >> "$stage/selftests/list"
 done
 touch "$stage/selftests/list"
+# Helpers every test may source
+cp -a "$top/selftests/lib" "$stage/selftests/"
 # Built test modules, if any, come from build/modules/<suite>/.
 if [ -n "${MODULES_DIR:-}" ] && [ -d "$MODULES_DIR" ]; then
 	cp -a "$MODULES_DIR/." "$stage/selftests/"

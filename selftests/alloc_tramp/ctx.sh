@@ -13,7 +13,7 @@ cd "$(dirname "$0")"
 echo "TAP version 13"
 echo "1..15"
 
-. ./tap.inc
+. ../lib/tap.inc
 
 ctx=/sys/kernel/debug/allocations.ctx
 ctl=/sys/kernel/debug/alloc_tramp_test

@@ -13,7 +13,7 @@ cd "$(dirname "$0")"
 echo "TAP version 13"
 echo "1..21"
 
-. ./tap.inc
+. ../lib/tap.inc
 
 d=/sys/kernel/debug/alloc_trampolines
 en=/sys/kernel/mm/alloc_trampolines/enabled

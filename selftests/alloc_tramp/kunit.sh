@@ -9,7 +9,7 @@
 echo "TAP version 13"
 echo "1..2"
 
-. "$(dirname "$0")/tap.inc"
+. "$(dirname "$0")/../lib/tap.inc"
 
 suite=alloc_tramp_query
 ktap=$(dmesg | sed 's/^\[[^]]*\] //' |

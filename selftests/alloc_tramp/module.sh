@@ -12,7 +12,7 @@ cd "$(dirname "$0")"
 echo "TAP version 13"
 echo "1..19"
 
-. ./tap.inc
+. ../lib/tap.inc
 
 report=/sys/kernel/debug/allocations
 line() { awk -v k="$1" '$1 == k { print $2 }' alloc_tramp_test.lines; }

@@ -11,7 +11,7 @@ cd "$(dirname "$0")"
 echo "TAP version 13"
 echo "1..3"
 
-. ./tap.inc
+. ../lib/tap.inc
 
 report=/sys/kernel/debug/allocations
 mod=alloc_tramp_test

@@ -9,7 +9,7 @@
 echo "TAP version 13"
 echo "1..2"
 
-. "$(dirname "$0")/tap.inc"
+. "$(dirname "$0")/../lib/tap.inc"
 
 echo 1 > /sys/kernel/mm/alloc_trampolines/enabled
 ls -R / > /dev/null 2>&1

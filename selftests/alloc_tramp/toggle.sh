@@ -11,7 +11,7 @@
 echo "TAP version 13"
 echo "1..12"
 
-. "$(dirname "$0")/tap.inc"
+. "$(dirname "$0")/../lib/tap.inc"
 
 f=/sys/kernel/mm/alloc_trampolines/enabled
 sites=/sys/kernel/debug/alloc_trampolines/sites
