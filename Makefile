@@ -8,6 +8,7 @@
 #   make run      deps + kernel, boot in QEMU, print the allocation report
 #   make check    host tests, kernel builds, guest tests: "N passed, N failed"
 #   make shell    boot the guest kernel to an interactive shell
+#   make soak     the torture and fuzz tests for 10 minutes each kernel
 #   make bench    the three kernels side by side: BENCHMARKS.md, BENCHMARKS.png
 #   make bench-objtool  time of the objtool pass and bytes it adds per site
 
@@ -16,7 +17,7 @@ BUILD	:= $(TOP)/build
 S	:= $(TOP)/scripts/alloc_tramp
 RUN_VARIANT ?= prof
 
-.PHONY: all deps tree kernel kernel-guest kernel-prof kernel-tramp run check shell \
+.PHONY: all deps tree kernel kernel-guest kernel-prof kernel-tramp kernel-debug run check shell soak \
 	bench bench-objtool clean distclean
 
 all: kernel
@@ -29,7 +30,7 @@ tree:
 
 kernel: kernel-guest kernel-prof kernel-tramp
 
-kernel-guest kernel-prof kernel-tramp: kernel-%: tree
+kernel-guest kernel-prof kernel-tramp kernel-debug: kernel-%: tree
 	@$(S)/build-kernel.sh $(BUILD) $*
 
 run: deps
@@ -45,6 +46,14 @@ shell: kernel-guest
 		-kernel $(BUILD)/obj/guest/arch/x86/boot/bzImage \
 		-initrd $(BUILD)/shell.cpio \
 		-append "console=ttyS0 panic=-1 alloc_tramp.shell"
+
+# The torture test for 10 minutes, on the tramp and the debug kernels
+soak: kernel-tramp kernel-debug
+	@for v in tramp debug; do \
+		RUN_NAME=soak-$$v GUEST_TIMEOUT=1800 \
+		GUEST_ARGS="alloc_tramp.torture_seconds=600 alloc_tramp.fuzz_writes=2000" \
+		$(S)/run-guest-tests.sh $(TOP) $(BUILD) $$v \
+		alloc_tramp/torture.sh alloc_tramp/fuzz.sh; done
 
 bench: deps tree
 	@$(S)/bench.sh $(TOP) $(BUILD)

@@ -264,7 +264,7 @@ static void alloc_tramp_module_going(struct module *mod)
 		t->chosen = NULL;
 		t->patched = NULL;
 		t->mod = NULL;
-		list_add(&t->retired, &alloc_tramp_retired);
+		list_add_rcu(&t->retired, &alloc_tramp_retired);
 		return;
 	}
 }
@@ -288,11 +288,13 @@ void alloc_tramp_module_unload(struct alloc_tag *first_tag, bool unused)
 		if (t->tags != first_tag)
 			continue;
 
-		list_del(&t->retired);
+		list_del_rcu(&t->retired);
 		if (!unused) {
 			pr_info("memory from %u tags outlives its module\n",
 				t->nr_tags);
-			list_add(&t->retired, &alloc_tramp_kept);
+			/* No lockless walker of retired may follow it to kept. */
+			synchronize_rcu();
+			list_add_rcu(&t->retired, &alloc_tramp_kept);
 			break;
 		}
 		alloc_tramp_ctx_forget(t->tags, t->nr_tags);
@@ -328,6 +330,60 @@ bool alloc_tramp_is_site(void *addr)
 	rcu_read_unlock();
 	return found;
 }
+
+#ifdef CONFIG_ALLOC_TRAMP_DEBUG
+/* Is @tag one of ours?  Lockless: for the allocation and free hooks. */
+static bool tag_known(struct alloc_tag *tag)
+{
+	struct alloc_tramp_table *t;
+	bool found = false;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(t, &alloc_tramp_tables, list)
+		found = found || (tag >= t->tags && tag < t->tags + t->nr_tags);
+	list_for_each_entry_rcu(t, &alloc_tramp_retired, retired)
+		found = found || (tag >= t->tags && tag < t->tags + t->nr_tags);
+	list_for_each_entry_rcu(t, &alloc_tramp_kept, retired)
+		found = found || (tag >= t->tags && tag < t->tags + t->nr_tags);
+	rcu_read_unlock();
+	return found;
+}
+
+/**
+ * alloc_tramp_check_set - check a tag about to be set on an allocation
+ * @ref: the allocation's codetag_ref
+ * @tag: the tag, if any
+ *
+ * With CONFIG_ALLOC_TRAMP_DEBUG, alloc_tag_add() warns, once, of a ref
+ * that still holds a tag (set twice, or never cleared by a free) and of
+ * a tag that is not one of a site's.
+ */
+void alloc_tramp_check_set(union codetag_ref *ref, struct alloc_tag *tag)
+{
+	if (!ref || !tag)
+		return;
+	WARN_ONCE(ref->ct, "alloc_tramp: tag of %s:%u set over %s:%u\n",
+		  tag->ct.filename, tag->ct.lineno, ref->ct->filename,
+		  ref->ct->lineno);
+	WARN_ONCE(!tag_known(tag), "alloc_tramp: allocation under %p, not a site's tag\n",
+		  tag);
+}
+EXPORT_SYMBOL_GPL(alloc_tramp_check_set);
+
+/**
+ * alloc_tramp_check_clear - check the tag of an allocation being freed
+ * @ref: the allocation's codetag_ref, which holds a tag
+ *
+ * With CONFIG_ALLOC_TRAMP_DEBUG, alloc_tag_sub() warns, once, of a free
+ * that would be accounted to what is not a site's tag.
+ */
+void alloc_tramp_check_clear(union codetag_ref *ref)
+{
+	WARN_ONCE(!tag_known(ct_to_alloc_tag(ref->ct)),
+		  "alloc_tramp: free accounted to %p, not a site's tag\n", ref->ct);
+}
+EXPORT_SYMBOL_GPL(alloc_tramp_check_clear);
+#endif
 
 static int alloc_tramp_module_notify(struct notifier_block *nb,
 				     unsigned long action, void *data)
@@ -485,10 +541,15 @@ static void show_table(struct seq_file *m, struct alloc_tramp_table *t)
 	unsigned int i;
 
 	for (i = 0; i < t->nr_tags; i++) {
-		struct alloc_tag_counters c = alloc_tag_read(&t->tags[i]);
+		struct alloc_tag *tag = &t->tags[i];
+		struct alloc_tag_counters c = alloc_tag_read(tag);
 
+		WARN_ONCE(IS_ENABLED(CONFIG_ALLOC_TRAMP_DEBUG) &&
+			  ((s64)c.bytes < 0 || (s64)c.calls < 0),
+			  "alloc_tramp: negative count at %s:%u: %lld bytes, %lld calls\n",
+			  tag->ct.filename, tag->ct.lineno, (s64)c.bytes, (s64)c.calls);
 		if (c.calls)
-			show_tag(m, &t->tags[i], c);
+			show_tag(m, tag, c);
 	}
 }
 

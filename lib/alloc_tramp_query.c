@@ -56,6 +56,19 @@ static bool query_chars_ok(const char *s, size_t len)
 	return true;
 }
 
+/* The start of a refused line, with '?' for what is not printable ASCII */
+static void query_warn(const char *why, const char *line, size_t len)
+{
+	char shown[65];
+	size_t i;
+
+	len = min(len, sizeof(shown) - 1);
+	for (i = 0; i < len; i++)
+		shown[i] = query_chars_ok(&line[i], 1) ? line[i] : '?';
+	shown[len] = '\0';
+	pr_warn("refused %s: \"%s\"\n", why, shown);
+}
+
 static int query_fill(struct alloc_tramp_query *q, bool ctx, const char **why)
 {
 	static const char * const keys[] = { "file", "func", "module", "target" };
@@ -169,8 +182,7 @@ struct alloc_tramp_query *alloc_tramp_query_parse(const char *line, size_t len,
 		return q;
 	kfree(q);
 bad:
-	pr_warn("refused %s: \"%*pE\"\n", why, (int)min_t(size_t, len, 64),
-		line);
+	query_warn(why, line, len);
 	return ERR_PTR(ret);
 }
 EXPORT_SYMBOL_IF_KUNIT(alloc_tramp_query_parse);

@@ -13,7 +13,10 @@ import re
 import sys
 
 out, qemu, ops, reps = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-BOOTS = ["baseline", "upstream", "ours", "ours-boot"]
+BOOTS = ["baseline", "upstream", "ours", "ours-boot",
+         "baseline-icount", "upstream-icount", "ours-icount"]
+MODES = [("", "wall time under TCG, ns per op"),
+         ("-icount", "instructions per op (QEMU -icount: 1 ns of guest time per instruction)")]
 STATES = [
     ("baseline", "baseline: no profiling"),
     ("upstream-on", "upstream MEM_ALLOC_PROFILING, enabled"),
@@ -29,15 +32,16 @@ def read(name):
     return open(path).read().splitlines() if os.path.exists(path) else []
 
 
-bench = {}          # state -> {"kmalloc": ns, "pages": ns}
+bench = {}          # mode -> state -> {"kmalloc": ns, "pages": ns}
 info = collections.defaultdict(dict)   # boot -> key -> value
 allocinfo = {}      # boot -> [(bytes, calls, file:line, func)]
 for boot in BOOTS:
     rows = []
+    mode = "-icount" if boot.endswith("-icount") else ""
     for line in read(boot + ".log"):
         m = re.match(r"# bench (\S+) (kmalloc|pages) ([0-9.]+) ns/op", line)
         if m:
-            bench.setdefault(m[1], {})[m[2]] = float(m[3])
+            bench.setdefault(mode, {}).setdefault(m[1], {})[m[2]] = float(m[3])
             continue
         m = re.match(r"# bench meminfo (\S+): (\d+)", line)
         if m:
@@ -61,9 +65,9 @@ for boot in BOOTS:
     allocinfo[boot] = rows
 
 
-def ratio(state, loop):
+def ratio(state, loop, mode="", base="baseline"):
     try:
-        return bench[state][loop] / bench["baseline"][loop]
+        return bench[mode][state][loop] / bench[mode][base][loop]
     except (KeyError, ZeroDivisionError):
         return None
 
@@ -84,20 +88,28 @@ print("8 to 240 bytes and %d `__get_free_page`/`free_page` pairs on one CPU," % 
 print("%d times; the median is kept.  Under TCG the absolute times mean" % reps)
 print("little: read the ratios, each to the baseline of the same run.\n")
 
-print("## Allocation loops\n")
-print("| state | kmalloc ns/op | x baseline | pages ns/op | x baseline |")
-print("|---|---:|---:|---:|---:|")
-for state, label in STATES:
-    b = bench.get(state, {})
-    print("| %s | %s | %s | %s | %s |" % (
-        label, fmt(b.get("kmalloc"), "%.1f"), fmt(ratio(state, "kmalloc")),
-        fmt(b.get("pages"), "%.1f"), fmt(ratio(state, "pages"))))
-print()
-for loop in ("kmalloc", "pages"):
-    up, ours = ratio("upstream-on", loop), ratio("ours-all", loop)
-    if up and ours and up > 1:
-        print("- %s, all sites on: our overhead is %.0f%% of upstream's "
-              "(x%.2f against x%.2f)." % (loop, 100 * (ours - 1) / (up - 1), ours, up))
+for mode, title in MODES:
+    print("## Allocation loops: %s\n" % title)
+    print("| state | kmalloc | x baseline | pages | x baseline |")
+    print("|---|---:|---:|---:|---:|")
+    for state, label in STATES:
+        b = bench.get(mode, {}).get(state, {})
+        print("| %s | %s | %s | %s | %s |" % (
+            label, fmt(b.get("kmalloc"), "%.1f"), fmt(ratio(state, "kmalloc", mode)),
+            fmt(b.get("pages"), "%.1f"), fmt(ratio(state, "pages", mode))))
+    print()
+    for loop in ("kmalloc", "pages"):
+        up, ours = ratio("upstream-on", loop, mode), ratio("ours-all", loop, mode)
+        if up and ours and up > 1:
+            print("- %s, all sites on: our overhead is %.0f%% of upstream's "
+                  "(x%.2f against x%.2f)." % (loop, 100 * (ours - 1) / (up - 1), ours, up))
+        # On against off in one boot: free of the noise between boots
+        up_in = ratio("upstream-on", loop, mode, "upstream-off")
+        ours_in = ratio("ours-all", loop, mode, "ours-off")
+        one_in = ratio("ours-one", loop, mode, "ours-off")
+        print("- %s, in one boot: upstream on/off x%s; ours all/off x%s, one/off x%s." % (
+            loop, fmt(up_in), fmt(ours_in), fmt(one_in)))
+    print()
 print("- One site on: %s." % info["ours"].get("one-site", "-"))
 print("- All sites on: %s." % info["ours"].get("all-sites", "-"))
 print()
@@ -117,8 +129,9 @@ for v in ("guest", "prof", "tramp"):
     print("| %s | %d | %.4f | %d | %.4f | %d | %.4f |" % (
         names[v], s[0], s[0] / b[0], s[1], s[1] / b[1], s[2], s[2] / b[2]))
 if "guest" in sizes and "prof" in sizes and "tramp" in sizes:
-    print("\n.text over the baseline: upstream +%d bytes, ours +%d bytes (our"
-          " trampolines are in their own section, `.alloc_tramp.text`)." % (
+    print("\nCode (`_stext` to `_etext`) over the baseline: upstream +%d bytes,"
+          " ours +%d bytes, most of it the trampoline stubs and bodies."
+          " The call sites of ours are those of the baseline." % (
               sizes["prof"][0] - sizes["guest"][0], sizes["tramp"][0] - sizes["guest"][0]))
 print()
 
@@ -129,9 +142,11 @@ for line in read("sections.txt"):
     sect[v][s] = int(n)
 print("| | upstream | ours |")
 print("|---|---:|---:|")
-for s in ("alloc_tags", ".alloc_tramp.text", ".alloc_tramp.sites", ".rodata.alloc_tramp"):
-    print("| section `%s`, bytes | %s | %s |" % (
-        s, sect["prof"].get(s, 0), sect["tramp"].get(s, 0)))
+for key, label in (("tags", "tags (`struct alloc_tag`), bytes"),
+                   ("stubs", "trampoline stubs, bytes"), ("sites", "site table, bytes")):
+    print("| %s | %s | %s |" % (label, sect["prof"].get(key, 0), sect["tramp"].get(key, 0)))
+print("| per-CPU counters, bytes per CPU | %d | %d |" % (
+    sect["prof"].get("tags", 0) // 40 * 16, sect["tramp"].get("tags", 0) // 40 * 16))
 for k, label in (("page_ext", "page_ext, bytes (boot log)"), ("Slab", "Slab after boot, kB"),
                  ("Percpu", "Percpu after boot, kB"), ("MemFree", "MemFree after boot, kB")):
     base = info["baseline"].get(k)
@@ -232,12 +247,12 @@ print("![overheads](BENCHMARKS.png)\n")
 with open(os.path.join(out, "chart.dat"), "w") as f:
     for state, label in STATES:
         f.write('"%s" %s %s\n' % (label.replace(", ", "\\n", 1),
-                                  fmt(ratio(state, "kmalloc"), "%.3f").replace("-", "0"),
-                                  fmt(ratio(state, "pages"), "%.3f").replace("-", "0")))
+                                  fmt(ratio(state, "kmalloc", "-icount"), "%.3f").replace("-", "0"),
+                                  fmt(ratio(state, "pages", "-icount"), "%.3f").replace("-", "0")))
 with open(os.path.join(out, "chart.gp"), "w") as f:
     f.write("""set terminal png size 1100,500
 set output '%(o)s/chart.png'
-set title 'Allocation loops, time x baseline (%(q)s, median of %(r)d)'
+set title 'Allocation loops, instructions x baseline (QEMU -icount, median of %(r)d)'
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1

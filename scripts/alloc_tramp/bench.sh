@@ -23,7 +23,7 @@ for v in guest prof tramp; do
 	"$here/build-kernel.sh" "$build" "$v"
 done
 
-# name variant extra-kernel-args
+# name variant [extra kernel args]; QEMU_EXTRA as for boot-guest.sh
 boot() {
 	echo "  BENCH   $1"
 	RUN_NAME=bench-$1 GUEST_ARGS="alloc_bench.n=$n alloc_bench.reps=$reps ${3:-}" \
@@ -31,24 +31,37 @@ boot() {
 		tee "$out/$1.tap"
 	tr -d '\r' < "$build/logs/bench-$1/results.log" > "$out/$1.log"
 }
-boot baseline guest
-boot upstream prof
-boot ours tramp
+# Wall time under TCG, then instructions: with -icount shift=0 the
+# guest's clock advances 1 ns per instruction, free of the host's noise.
+for mode in wall icount; do
+	suffix=
+	[ $mode = icount ] && suffix=-icount && export QEMU_EXTRA="-icount shift=0,sleep=off"
+	boot baseline$suffix guest
+	boot upstream$suffix prof
+	boot ours$suffix tramp
+done
+unset QEMU_EXTRA
 boot ours-boot tramp alloc_trampolines=on
 
 echo "  BENCH   objtool"
 "$here/bench-objtool.sh" "$build" 3 > "$out/objtool.txt"
 
+# Sizes from the symbols: sections are merged, and padded, in vmlinux.
+sym() { nm "$build/obj/$1/vmlinux" | awk -v s="$2" '$3 == s { print $1 }'; }
+span() {
+	local a b
+	a=$(sym "$1" "$2")
+	b=$(sym "$1" "$3")
+	[ -n "$a" ] && [ -n "$b" ] && echo $((0x$b - 0x$a)) || echo 0
+}
 for v in guest prof tramp; do
-	vm=$build/obj/$v/vmlinux
-	echo "$v $(size -A "$vm" | awk '$1 == ".text" { print $2 }') $(stat -c %s "$vm")" \
+	echo "$v $(span $v _stext _etext) $(stat -c %s "$build/obj/$v/vmlinux")" \
 		"$(stat -c %s "$build/obj/$v/arch/x86/boot/bzImage")"
 done > "$out/sizes.txt"
-for s in alloc_tags .alloc_tramp.text .alloc_tramp.sites .rodata.alloc_tramp; do
-	for v in prof tramp; do
-		size -A "$build/obj/$v/vmlinux" | awk -v s="$s" -v v="$v" \
-			'$1 == s { print v, s, $2 }'
-	done
+for v in prof tramp; do
+	echo "$v tags $(span $v __start_alloc_tags __stop_alloc_tags)"
+	echo "$v stubs $(span $v __alloc_tramp_text_start __alloc_tramp_text_end)"
+	echo "$v sites $(span $v __start_alloc_tramp_sites __stop_alloc_tramp_sites)"
 done > "$out/sections.txt"
 
 read -r mode accel < "$build/qemu-accel"

@@ -8,7 +8,8 @@
 #
 # KVM is used when a probe boot under it works (cached in
 # build/qemu-accel), TCG otherwise. The boot is bounded by
-# GUEST_TIMEOUT seconds (default 900).
+# GUEST_TIMEOUT seconds (default 900).  QEMU_EXTRA adds QEMU options,
+# such as "-icount shift=0,sleep=off" (guest time counts instructions).
 
 set -u
 
@@ -26,7 +27,7 @@ qemu() {
 	local accel=$1 t=$2 log=$3
 	shift 3
 	rm -f "$log/console.log" "$log/results.log"
-	timeout --foreground -k 5 "$t" qemu-system-x86_64 $accel \
+	timeout --foreground -k 5 "$t" qemu-system-x86_64 $accel ${QEMU_EXTRA:-} \
 		-m 1G -smp 2 -nodefaults -display none -no-reboot \
 		-serial "file:$log/console.log" -serial "file:$log/results.log" \
 		-kernel "$kernel" -initrd "$initrd" \

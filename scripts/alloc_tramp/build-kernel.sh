@@ -7,6 +7,7 @@
 #   guest  our kernel (the development and test kernel)
 #   prof   upstream CONFIG_MEM_ALLOC_PROFILING, the yardstick
 #   tramp  CONFIG_ALLOC_TRAMPOLINES, ours
+#   debug  tramp with lockdep, KASAN, our checks and fault injection
 #
 # The .config is made again only when a fragment changed, so that editing
 # one source file rebuilds only what depends on it.
@@ -23,6 +24,7 @@ case $variant in
 guest)	frags="alloc_tramp_guest.config" ;;
 prof)	frags="alloc_tramp_guest.config alloc_tramp_prof.config" ;;
 tramp)	frags="alloc_tramp_guest.config alloc_tramp.config" ;;
+debug)	frags="alloc_tramp_guest.config alloc_tramp.config alloc_tramp_debug.config" ;;
 *)	echo "build-kernel: unknown variant '$variant'" >&2; exit 1 ;;
 esac
 
@@ -45,6 +47,9 @@ if [ ! -f "$obj/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 	done
 	echo "$want" > "$stamp"
 fi
+
+# A new Kconfig symbol gets its default instead of a prompt.
+kmake olddefconfig >/dev/null
 
 echo "  BUILD   $variant (-j$jobs)"
 kmake -j"$jobs"

@@ -35,7 +35,7 @@ done
 
 # 3. Kernel builds, then checks of the image and guest tests on each
 # kernel that built.
-for v in guest prof tramp; do
+for v in guest prof tramp debug; do
 	log=$out/build-$v.log
 	if "$here/build-kernel.sh" "$build" "$v" > "$log" 2>&1; then
 		echo "ok - build $v kernel" | emit

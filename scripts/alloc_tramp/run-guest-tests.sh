@@ -19,6 +19,9 @@ variant=$3
 shift 3
 obj=$build/obj/$variant
 name=${RUN_NAME:-$variant}
+# The debug kernel runs the tests of tramp, and its own.
+sel=$variant
+[ "$variant" = debug ] && sel="tramp debug"
 logdir=$build/logs/$name
 here=$top/scripts/alloc_tramp
 
@@ -29,7 +32,9 @@ else
 	tests=
 	for t in */*.sh; do
 		v=$(sed -n 's/^# alloc-tramp-variants: *//p' "$t")
-		case " ${v:-$variant} " in *" $variant "*) tests="$tests $t" ;; esac
+		for s in $sel; do
+			case " ${v:-$variant} " in *" $s "*) tests="$tests $t"; break ;; esac
+		done
 	done
 fi
 xfail=

@@ -16,8 +16,8 @@ f=/sys/kernel/debug/alloc_bench
 insmod alloc_bench.ko
 ok $? "load the benchmark module"
 echo "run 1000 3" > $f && out=$(cat $f)
-echo "$out" | grep -qE '^kmalloc [0-9]+\.[0-9] ns/op \(median of 3 x 1000, ' &&
-	echo "$out" | grep -qE '^pages [0-9]+\.[0-9] ns/op \(median of 3 x 1000, '
+echo "$out" | grep -qE '^kmalloc [0-9]+\.[0-9] ns/op \(median of 3 x 1000; ' &&
+	echo "$out" | grep -qE '^pages [0-9]+\.[0-9] ns/op \(median of 3 x 1000; '
 ok $? "kmalloc and pages loops: $(echo $out)"
 if [ -d /sys/kernel/mm/alloc_trampolines ]; then
 	echo "toggle 1" > $f && cat $f | grep -qE '^enable [0-9]+\.[0-9] ms' &&

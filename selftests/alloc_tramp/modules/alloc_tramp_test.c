@@ -6,15 +6,21 @@
  *   free   free them
  *   leak   one kmalloc(64) handed to alloc_tramp_holder, to outlive us
  *   cycle N  N kmalloc(64)/kfree pairs
+ *   fail   10 kmalloc(128) and 3 order-2 page allocations, freed at once:
+ *          for fault injection, which makes them fail
+ * A command that returns with current->alloc_tag still set fails with
+ * -EUCLEAN: a trampoline left its tag behind.
  * A "line: NAME" comment marks each allocation; the build writes them to
  * alloc_tramp_test.lines for the test script.
  */
+#include <linux/alloc_tag.h>
 #include <linux/debugfs.h>
 #include <linux/gfp.h>
 #include <linux/mempool.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
@@ -118,6 +124,24 @@ static int test_cycle(unsigned int n)
 	return 0;
 }
 
+static noinline int test_fail(void)
+{
+	struct page *page;
+	void *p;
+	int i;
+
+	for (i = 0; i < NR_KMALLOC; i++) {
+		p = kmalloc(128, GFP_KERNEL | __GFP_NOWARN);	/* line: fail_kmalloc */
+		kfree(p);
+	}
+	for (i = 0; i < NR_PAGES; i++) {
+		page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, PAGES_ORDER); /* line: fail_pages */
+		if (page)
+			__free_pages(page, PAGES_ORDER);
+	}
+	return 0;
+}
+
 static ssize_t test_write(struct file *file, const char __user *buf,
 			  size_t count, loff_t *ppos)
 {
@@ -138,7 +162,18 @@ static ssize_t test_write(struct file *file, const char __user *buf,
 		ret = test_leak();
 	else if (sscanf(cmd, "cycle %u", &n) == 1)
 		ret = test_cycle(n);
+	else if (!strcmp(cmd, "fail"))
+		ret = test_fail();
 	mutex_unlock(&test_lock);
+
+#ifdef CONFIG_MEM_ALLOC_PROFILING
+	if (current->alloc_tag) {
+		pr_err("alloc_tramp_test: %s: current->alloc_tag left at %s:%u\n",
+		       cmd, current->alloc_tag->ct.filename,
+		       current->alloc_tag->ct.lineno);
+		ret = -EUCLEAN;
+	}
+#endif
 
 	return ret ? ret : count;
 }

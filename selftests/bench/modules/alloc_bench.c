@@ -6,7 +6,7 @@
  *
  *   echo "run N REPS" > /sys/kernel/debug/alloc_bench
  *   cat /sys/kernel/debug/alloc_bench
- *	kmalloc 123.4 ns/op (median of REPS x N, min 120.1, max 130.2)
+ *	kmalloc 123.4 ns/op (median of REPS x N; 120.1-130.2)
  *	pages 456.7 ns/op (...)
  *
  * With CONFIG_ALLOC_TRAMPOLINES, "toggle REPS" times switching all sites
@@ -72,7 +72,7 @@ static size_t show(char *buf, size_t len, const char *name, unsigned int reps,
 	med = samples[reps / 2] * 10 / per / scale;
 	lo = samples[0] * 10 / per / scale;
 	hi = samples[reps - 1] * 10 / per / scale;
-	return scnprintf(buf, len, "%s %llu.%llu %s (median of %u x %llu, min %llu.%llu, max %llu.%llu)\n",
+	return scnprintf(buf, len, "%s %llu.%llu %s (median of %u x %llu; %llu.%llu-%llu.%llu)\n",
 			 name, med / 10, med % 10, unit, reps, per, lo / 10, lo % 10,
 			 hi / 10, hi % 10);
 }
