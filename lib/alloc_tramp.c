@@ -107,6 +107,17 @@ static bool site_text_live(struct alloc_tramp_table *t,
 	       t->mod->state == MODULE_STATE_COMING;
 }
 
+/*
+ * The first site of @t from @i on whose text is still there: the
+ * control files loop on these, by i = next_live_site(t, i + 1).
+ */
+static unsigned int next_live_site(struct alloc_tramp_table *t, unsigned int i)
+{
+	while (i < t->nr_sites && !site_text_live(t, &t->sites[i]))
+		i++;
+	return i;
+}
+
 /* Sites in init text that was freed are no longer patched. */
 static void table_forget_gone(struct alloc_tramp_table *t)
 {
@@ -620,14 +631,12 @@ static int available_sites_show(struct seq_file *m, void *v)
 	unsigned int i;
 
 	mutex_lock(&alloc_tramp_mutex);
-	list_for_each_entry(t, &alloc_tramp_tables, list) {
-		for (i = 0; i < t->nr_sites; i++) {
-			if (!site_text_live(t, &t->sites[i]))
-				continue;
+	list_for_each_entry(t, &alloc_tramp_tables, list)
+		for (i = next_live_site(t, 0); i < t->nr_sites;
+		     i = next_live_site(t, i + 1)) {
 			show_site(m, &t->sites[i]);
 			seq_putc(m, '\n');
 		}
-	}
 	mutex_unlock(&alloc_tramp_mutex);
 	return 0;
 }
@@ -662,15 +671,13 @@ static bool query_matches_a_site(const struct alloc_tramp_query *q, void *arg)
 	struct alloc_tramp_table *t;
 	unsigned int i;
 
-	list_for_each_entry(t, &alloc_tramp_tables, list) {
-		for (i = 0; i < t->nr_sites; i++) {
-			if (!site_text_live(t, &t->sites[i]))
-				continue;
+	list_for_each_entry(t, &alloc_tramp_tables, list)
+		for (i = next_live_site(t, 0); i < t->nr_sites;
+		     i = next_live_site(t, i + 1)) {
 			site_desc(&t->sites[i], &d);
 			if (alloc_tramp_query_match(q, &d))
 				return true;
 		}
-	}
 	return false;
 }
 
@@ -724,19 +731,18 @@ static int filter_show(struct seq_file *m, void *v)
 		seq_printf(m, "# %s\n", q->text);
 	if (all && alloc_tramp_filter_empty(f))
 		seq_puts(m, "#### all sites ####\n");
-	list_for_each_entry(t, &alloc_tramp_tables, list) {
-		if (alloc_tramp_filter_empty(f))
-			break;
-		for (i = 0; i < t->nr_sites; i++) {
-			if (!site_text_live(t, &t->sites[i]))
-				continue;
+	if (alloc_tramp_filter_empty(f))
+		goto out;
+	list_for_each_entry(t, &alloc_tramp_tables, list)
+		for (i = next_live_site(t, 0); i < t->nr_sites;
+		     i = next_live_site(t, i + 1)) {
 			site_desc(&t->sites[i], &d);
 			if (!alloc_tramp_filter_chosen(f, &d, all))
 				continue;
 			show_site(m, &t->sites[i]);
 			seq_putc(m, '\n');
 		}
-	}
+out:
 	mutex_unlock(&alloc_tramp_mutex);
 	return 0;
 }
@@ -868,8 +874,9 @@ static int ctx_apply(struct alloc_tramp_filter *lines, bool prepare)
 	int ret;
 
 	list_for_each_entry(q, &lines->queries, list) {
-		list_for_each_entry(t, &alloc_tramp_tables, list) {
-			for (i = 0; i < t->nr_sites; i++) {
+		list_for_each_entry(t, &alloc_tramp_tables, list)
+			for (i = next_live_site(t, 0); i < t->nr_sites;
+			     i = next_live_site(t, i + 1)) {
 				struct alloc_tag *tag = alloc_tramp_site_tag(&t->sites[i]);
 
 				site_desc(&t->sites[i], &d);
@@ -885,7 +892,6 @@ static int ctx_apply(struct alloc_tramp_filter *lines, bool prepare)
 				if (ret)
 					return ret;
 			}
-		}
 	}
 	return 0;
 }

@@ -42,7 +42,13 @@ for v in guest prof tramp debug; do
 		[ "$v" = tramp ] &&
 			"$here/check-vmlinux-sites.sh" "$build" "$v" 2>&1 |
 			grep -E '^(not )?ok |^#' | emit
-		"$here/run-guest-tests.sh" "$top" "$build" "$v" 2>&1 | emit
+		if [ "$v" = debug ]; then
+			# KASAN and lockdep under TCG: fewer rounds, more time
+			GUEST_TIMEOUT=2400 GUEST_ARGS="alloc_tramp.toggles=100 alloc_tramp.fuzz_writes=40" \
+			"$here/run-guest-tests.sh" "$top" "$build" "$v" 2>&1 | emit
+		else
+			"$here/run-guest-tests.sh" "$top" "$build" "$v" 2>&1 | emit
+		fi
 		[ "$v" = tramp ] &&
 			RUN_NAME=tramp-boot GUEST_ARGS=alloc_trampolines=on \
 			"$here/run-guest-tests.sh" "$top" "$build" "$v" \

@@ -42,9 +42,9 @@ ok $? "10 kmallocs captured: '$(capture kmalloc)'"
 [ "$(field kmalloc pid | sort -u)" = "$pid" ] && [ "$(field kmalloc tgid | sort -u)" = "$pid" ] &&
 	[ "$(field kmalloc comm | sort -u)" = sh ]
 ok $? "by the test process: pid $pid, tgid, comm sh"
-[ "$(field kmalloc size | sort -u)" = 128 ] && [ "$(field pages size | sort -u)" = 16384 ] &&
+[ "$(field kmalloc size | sort -u)" = "$(kmalloc_size 128)" ] && [ "$(field pages size | sort -u)" = 16384 ] &&
 	[ "$(field pages size | wc -l)" = 3 ]
-ok $? "sizes: kmalloc 128, 3 order-2 page blocks of 16384"
+ok $? "sizes: kmalloc $(kmalloc_size 128), 3 order-2 page blocks of 16384"
 [ "$(block kmalloc | grep -c "test_alloc+0x[0-9a-f]*/0x[0-9a-f]* \[$mod\]")" = 10 ]
 ok $? "each stack names test_alloc in $mod"
 [ "$(field kmalloc ts | sort -u | wc -l)" -ge 2 ]

@@ -9,7 +9,7 @@
 
 cd "$(dirname "$0")"
 echo "TAP version 13"
-echo "1..5"
+echo "1..6"
 
 . ../lib/tap.inc
 
@@ -33,19 +33,23 @@ echo 0 > /sys/kernel/debug/fail_page_alloc/min-order
 
 # The files are open before the task is made to fail: the writes
 # themselves allocate nothing.
+said=$(dmesg | grep -c 'fail: 0 of 10 kmallocs, 0 of 3 page blocks')
 sh -c "exec 3> $ctl 4> /proc/self/make-it-fail; echo 1 >&4; echo fail >&3; r=\$?; echo 0 >&4; exit \$r"
 ok $? "the failing task's command returns with no tag left in current"
-[ "$(info fail_kmalloc)" = "" ] || [ "$(info fail_kmalloc)" = "0 0" ]
-ok $? "10 failed kmallocs count nothing: '$(info fail_kmalloc)'"
-[ "$(info fail_pages)" = "" ] || [ "$(info fail_pages)" = "0 0" ]
-ok $? "3 failed page allocations count nothing: '$(info fail_pages)'"
+[ "$(dmesg | grep -c 'fail: 0 of 10 kmallocs, 0 of 3 page blocks')" -gt "$said" ]
+ok $? "all of its 10 kmallocs and 3 page allocations failed"
+[ -z "$(info fail_kmalloc)" ] || [ "$(info fail_kmalloc)" = "0 0" ]
+ok $? "the failed kmallocs count nothing: '$(info fail_kmalloc)'"
+[ -z "$(info fail_pages)" ] || [ "$(info fail_pages)" = "0 0" ]
+ok $? "the failed page allocations count nothing: '$(info fail_pages)'"
 
 for f in failslab fail_page_alloc; do
 	echo 0 > /sys/kernel/debug/$f/probability
 done
-echo fail > $ctl && echo alloc > $ctl
-[ "$(info kmalloc)" = "1280 10" ]
-ok $? "without faults the same module accounts: '$(info kmalloc)'"
+echo fail > $ctl
+[ "$(info fail_kmalloc)" = "$((10 * $(kmalloc_size 128))) 10" ] &&
+	[ "$(info fail_pages)" = "49152 3" ]
+ok $? "without faults the same lines account: '$(info fail_kmalloc)', '$(info fail_pages)'"
 echo free > $ctl
 echo 0 > /sys/kernel/mm/alloc_trampolines/enabled
 rmmod $mod && rmmod alloc_tramp_holder

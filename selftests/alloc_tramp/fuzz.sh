@@ -15,7 +15,6 @@ echo "1..6"
 
 . ../lib/tap.inc
 
-arg() { tr ' ' '\n' < /proc/cmdline | sed -n "s/^$1=//p"; }
 writes=$(arg alloc_tramp.fuzz_writes)
 writes=${writes:-200}
 en=/sys/kernel/mm/alloc_trampolines/enabled

@@ -27,10 +27,12 @@ echo 1 > /sys/kernel/mm/alloc_trampolines/enabled
 insmod alloc_tramp_holder.ko && insmod alloc_tramp_test.ko
 ok $? "load the test modules"
 ctl=/sys/kernel/debug/alloc_tramp_test
+# What a kmalloc(128) accounts: 128, more under KASAN
+k128=$(kmalloc_size 128)
 possible=$(awk -F- '{ print $NF + 1 }' /sys/devices/system/cpu/possible)
 
 echo alloc > $ctl
-want kmalloc "1280 10"
+want kmalloc "$((10 * k128)) 10"
 want pages "49152 3"
 vm=$(info vmalloc)
 [ "${vm% *}" -ge 16384 ] && [ "${vm#* }" -ge 2 ]
@@ -38,9 +40,9 @@ ok $? "vmalloc: '$vm', want >= 16384 bytes, >= 2 calls"
 pc=$(info percpu)
 [ "${pc#* }" -ge 1 ] && [ "${pc% *}" = "$((${pc#* } * 4096 * possible))" ]
 ok $? "percpu: '$pc', want calls x 4096 x $possible CPUs (not from the first chunk)"
-want mempool_alloc "512 2"
+want mempool_alloc "$((2 * $(kmalloc_size 256))) 2"
 grep -q "alloc_tramp_test.c:$(line kmalloc) module:alloc_tramp_test func:test_alloc\$" $report &&
-	grep "alloc_tramp_test.c:$(line kmalloc) " $report | grep -q '^1\.2K 10 '
+	grep "alloc_tramp_test.c:$(line kmalloc) " $report | grep -q "^$(human $((10 * k128))) 10 "
 ok $? "debugfs report: size calls file:line module:M func:F"
 
 echo free > $ctl
@@ -53,14 +55,14 @@ ok $? "a freed site leaves the report"
 echo leak > $ctl
 rmmod alloc_tramp_test
 ok $? "unload with 64 bytes still allocated"
-grep -q "^64 1 .*alloc_tramp_test.c:$(line leak) module:alloc_tramp_test func:test_leak\$" $report
+grep -q "^$(human $(kmalloc_size 64)) 1 .*alloc_tramp_test.c:$(line leak) module:alloc_tramp_test func:test_leak\$" $report
 ok $? "memory that outlives its module is still reported"
 echo release > /sys/kernel/debug/alloc_tramp_holder
 ! grep -q "alloc_tramp_test.c:$(line leak) " $report
 ok $? "and freeing it later subtracts it"
 
 insmod alloc_tramp_test.ko && echo alloc > $ctl
-want kmalloc "1280 10"
+want kmalloc "$((10 * k128)) 10"
 echo free > $ctl
 rmmod alloc_tramp_test && rmmod alloc_tramp_holder
 ok $? "reload, allocate, free, unload"

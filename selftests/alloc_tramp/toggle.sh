@@ -53,20 +53,24 @@ for v in 2 abc "" 99999999999999999999; do echo "$v" > $f 2>/dev/null; done
 [ "$(state)" = 0 ] && [ "$(count on)" = 0 ]
 ok $? "also when off"
 
-# Every CPU allocates and frees while the toggle flips 1000 times.
+# Every CPU allocates and frees while the toggle flips 1000 times
+# (alloc_tramp.toggles=N on the kernel command line: fewer on the debug
+# kernel).
+toggles=$(arg alloc_tramp.toggles)
+toggles=${toggles:-1000}
 stop=/tmp/stop-alloc
 rm -f $stop
 for cpu in 1 2; do
 	( while [ ! -e $stop ]; do ls -R /sys/kernel > /dev/null 2>&1; done ) &
 done
 i=0
-while [ $i -lt 1000 ]; do
+while [ $i -lt "$toggles" ]; do
 	echo 1 > $f && echo 0 > $f || break
 	i=$((i + 1))
 done
 touch $stop
 wait
-[ $i = 1000 ]
+[ $i = "$toggles" ]
 ok $? "switched on and off $i times under load"
 [ "$(state)" = 0 ] && [ "$(count on)" = 0 ] && [ "$(count '?')" = 0 ]
 ok $? "and every site is as built again"

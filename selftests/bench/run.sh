@@ -16,7 +16,6 @@ echo "1..2"
 
 . ../lib/tap.inc
 
-arg() { tr ' ' '\n' < /proc/cmdline | sed -n "s/^$1=//p"; }
 ops=$(arg alloc_bench.n)
 reps=$(arg alloc_bench.reps)
 f=/sys/kernel/debug/alloc_bench

@@ -6,8 +6,9 @@
  *   free   free them
  *   leak   one kmalloc(64) handed to alloc_tramp_holder, to outlive us
  *   cycle N  N kmalloc(64)/kfree pairs
- *   fail   10 kmalloc(128) and 3 order-2 page allocations, freed at once:
- *          for fault injection, which makes them fail
+ *   fail   10 kmalloc(128) and 3 order-2 page allocations, kept until
+ *          "free" and counted in the kernel log: for fault injection,
+ *          which makes them fail
  * A command that returns with current->alloc_tag still set fails with
  * -EUCLEAN: a trampoline left its tag behind.
  * A "line: NAME" comment marks each allocation; the build writes them to
@@ -124,21 +125,38 @@ static int test_cycle(unsigned int n)
 	return 0;
 }
 
-static noinline int test_fail(void)
+static void *fail_kmallocs[NR_KMALLOC];
+static struct page *fail_pages[NR_PAGES];
+
+static void test_fail_free(void)
 {
-	struct page *page;
-	void *p;
 	int i;
 
+	for (i = 0; i < NR_KMALLOC; i++)
+		kfree(fail_kmallocs[i]);
+	for (i = 0; i < NR_PAGES; i++)
+		if (fail_pages[i])
+			__free_pages(fail_pages[i], PAGES_ORDER);
+	memset(fail_kmallocs, 0, sizeof(fail_kmallocs));
+	memset(fail_pages, 0, sizeof(fail_pages));
+}
+
+static noinline int test_fail(void)
+{
+	const gfp_t gfp = GFP_KERNEL | __GFP_NOWARN;
+	int i, nk = 0, np = 0;
+
+	test_fail_free();
 	for (i = 0; i < NR_KMALLOC; i++) {
-		p = kmalloc(128, GFP_KERNEL | __GFP_NOWARN);	/* line: fail_kmalloc */
-		kfree(p);
+		fail_kmallocs[i] = kmalloc(128, gfp);		/* line: fail_kmalloc */
+		nk += !!fail_kmallocs[i];
 	}
 	for (i = 0; i < NR_PAGES; i++) {
-		page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, PAGES_ORDER); /* line: fail_pages */
-		if (page)
-			__free_pages(page, PAGES_ORDER);
+		fail_pages[i] = alloc_pages(gfp, PAGES_ORDER);	/* line: fail_pages */
+		np += !!fail_pages[i];
 	}
+	pr_info("alloc_tramp_test: fail: %d of %d kmallocs, %d of %d page blocks\n",
+		nk, NR_KMALLOC, np, NR_PAGES);
 	return 0;
 }
 
@@ -157,7 +175,7 @@ static ssize_t test_write(struct file *file, const char __user *buf,
 	if (!strcmp(cmd, "alloc"))
 		ret = test_alloc();
 	else if (!strcmp(cmd, "free"))
-		test_free(), ret = 0;
+		test_free(), test_fail_free(), ret = 0;
 	else if (!strcmp(cmd, "leak"))
 		ret = test_leak();
 	else if (sscanf(cmd, "cycle %u", &n) == 1)
@@ -193,6 +211,7 @@ static void __exit test_exit(void)
 {
 	debugfs_remove(test_file);
 	test_free();
+	test_fail_free();
 }
 
 module_init(test_init);

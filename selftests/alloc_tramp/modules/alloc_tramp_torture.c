@@ -6,6 +6,11 @@
  *
  *   echo start > /sys/kernel/debug/alloc_tramp_torture
  *   echo stop > /sys/kernel/debug/alloc_tramp_torture   (frees everything)
+ *   echo quiesce > /sys/kernel/debug/alloc_tramp_torture
+ *	gives back what the allocators keep: lazily freed vmap areas and the
+ *	empty slabs of the kmalloc caches.  A nested allocation (a slab page
+ *	under a kmalloc) made while a switch is under way runs under the
+ *	outer site's tag, and stays counted there while its cache keeps it.
  *   cat /sys/kernel/debug/alloc_tramp_torture
  *	allocations N irq_allocations N irq_under_task_tag N
  *
@@ -103,7 +108,7 @@ static int torture_thread(void *data)
 		i = n % RING;
 		ring_free(r, i);
 		r->kmallocs[i] = kmalloc(8 + get_random_u32_below(1024), GFP_KERNEL);
-		r->pages[i] = alloc_pages(GFP_KERNEL, 1);
+		r->pages[i] = alloc_pages(GFP_KERNEL, 1);	/* line: pages */
 		if (!(n % 8)) {
 			r->vmallocs[i] = vmalloc(PAGE_SIZE * (1 + n % 3));
 			r->percpu[i] = __alloc_percpu(64 + n % 64, 8);
@@ -154,6 +159,17 @@ static void torture_stop(void)
 	hrtimer_cancel(&torture_hrtimer);
 }
 
+static void torture_quiesce(void)
+{
+	unsigned int type, i;
+
+	vm_unmap_aliases();
+	for (type = 0; type < NR_KMALLOC_TYPES; type++)
+		for (i = 0; i < KMALLOC_SHIFT_HIGH + 1; i++)
+			if (kmalloc_caches[type][i])
+				kmem_cache_shrink(kmalloc_caches[type][i]);
+}
+
 static ssize_t torture_write(struct file *file, const char __user *buf,
 			     size_t count, loff_t *ppos)
 {
@@ -168,6 +184,8 @@ static ssize_t torture_write(struct file *file, const char __user *buf,
 		ret = torture_start();
 	else if (!strcmp(cmd, "stop"))
 		torture_stop(), ret = 0;
+	else if (!strcmp(cmd, "quiesce") && !running)
+		torture_quiesce(), ret = 0;
 	mutex_unlock(&torture_lock);
 	return ret ? ret : count;
 }

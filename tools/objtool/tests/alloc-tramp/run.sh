@@ -138,6 +138,10 @@ cp bad.o bad-orig.o
 "$objtool" --alloc-trampolines bad.o > bad.out 2>&1
 check "an unexpected relocation is refused" test $? -ne 0
 check "with a message" grep -q 'bad_call.*unexpected relocation' bad.out
+gcc -c "$here/bad-type.S" -o bad-type.o
+"$objtool" --alloc-trampolines bad-type.o > bad-type.out 2>&1
+check "a relocation type it does not know is refused" test $? -ne 0
+check "with a message" grep -q 'bad_type.*unexpected relocation' bad-type.out
 check "and the object is untouched" cmp bad.o bad-orig.o
 
 # Run the stubs: the same source with the small code model, in user space.
