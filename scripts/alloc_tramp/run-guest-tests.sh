@@ -19,9 +19,7 @@ variant=$3
 shift 3
 obj=$build/obj/$variant
 name=${RUN_NAME:-$variant}
-# The debug kernel runs the tests of tramp, and its own.
 sel=$variant
-[ "$variant" = debug ] && sel="tramp debug"
 logdir=$build/logs/$name
 here=$top/scripts/alloc_tramp
 

@@ -7,7 +7,7 @@
 # was captured; freeing the allocations frees their captures, also over
 # 10000 alloc/free cycles; "every N" samples; bad lines are refused.
 #
-# alloc-tramp-variants: tramp
+# alloc-tramp-variants: tramp debug
 
 cd "$(dirname "$0")"
 echo "TAP version 13"

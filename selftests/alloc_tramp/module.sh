@@ -6,7 +6,7 @@
 # /proc/allocinfo; frees take them back out; memory that outlives the
 # module stays reported and is subtracted when freed later.
 #
-# alloc-tramp-variants: tramp
+# alloc-tramp-variants: tramp debug
 
 cd "$(dirname "$0")"
 echo "TAP version 13"
@@ -49,8 +49,12 @@ echo free > $ctl
 for l in kmalloc pages vmalloc percpu mempool_create mempool_alloc; do
 	want $l "0 0"
 done
-! grep -q "alloc_tramp_test.c:$(line kmalloc) " $report
-ok $? "a freed site leaves the report"
+if kasan; then
+	echo "ok $((n += 1)) - a freed site leaves the report # SKIP KASAN's quarantine holds frees back"
+else
+	! grep -q "alloc_tramp_test.c:$(line kmalloc) " $report
+	ok $? "a freed site leaves the report"
+fi
 
 echo leak > $ctl
 rmmod alloc_tramp_test

@@ -12,7 +12,7 @@
 # Kernel argument alloc_tramp.torture_seconds=N (default 20; "make soak"
 # gives 600).
 #
-# alloc-tramp-variants: tramp
+# alloc-tramp-variants: tramp debug
 
 cd "$(dirname "$0")"
 echo "TAP version 13"
@@ -94,8 +94,12 @@ ok $? "the other sites hold only nested memory still allocated: $held bytes"
 neg=$(grep -E '^ *-[0-9]| -[0-9]+ ' /proc/allocinfo | head -n 3)
 [ -z "$neg" ]
 ok $? "no negative count anywhere ${neg:+: $neg}"
-! grep -q 'alloc_tramp_test' /sys/kernel/debug/allocations
-ok $? "nothing of the unloaded test module left"
+if kasan; then
+	echo "ok $((n += 1)) - nothing of the unloaded test module left # SKIP KASAN's quarantine holds frees back"
+else
+	! grep -q 'alloc_tramp_test' /sys/kernel/debug/allocations
+	ok $? "nothing of the unloaded test module left"
+fi
 under=$(echo "$stats" | awk '{ print $6 }')
 irqs=$(echo "$stats" | awk '{ print $4 }')
 [ "$irqs" -gt 0 ] && [ "$under" = 0 ]
