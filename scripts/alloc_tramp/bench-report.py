@@ -15,8 +15,9 @@ import sys
 out, qemu, ops, reps = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 BOOTS = ["baseline", "upstream", "ours", "ours-boot",
          "baseline-icount", "upstream-icount", "ours-icount"]
-MODES = [("", "wall time under TCG, ns per op"),
-         ("-icount", "instructions per op (QEMU -icount: 1 ns of guest time per instruction)")]
+MODES = [("-icount", "instructions per op (QEMU -icount, 1 CPU: 1 ns of guest time"
+          " per instruction)"),
+         ("", "wall time under TCG, 2 CPUs, ns per op (noisy between boots)")]
 STATES = [
     ("baseline", "baseline: no profiling"),
     ("upstream-on", "upstream MEM_ALLOC_PROFILING, enabled"),
@@ -24,6 +25,7 @@ STATES = [
     ("ours-off", "ours, off"),
     ("ours-one", "ours, one site on (filter)"),
     ("ours-all", "ours, all sites on"),
+    ("ours-off-again", "ours, off again (after all on)"),
 ]
 
 
@@ -82,11 +84,17 @@ print("Written by `make bench` (scripts/alloc_tramp/bench.sh) on %s; do not edit
 print("Three kernels from the same Linux 6.12 source and the same config base")
 print("(`tinyconfig` + `alloc_tramp_guest.config`): baseline, upstream")
 print("`CONFIG_MEM_ALLOC_PROFILING`, and `CONFIG_ALLOC_TRAMPOLINES`.  Each boots")
-print("in QEMU, **%s**, 2 CPUs; the benchmark module" % qemu)
+print("in QEMU, **%s**, twice: once with 1 CPU under `-icount`," % qemu)
+print("where the guest clock counts instructions and repeats to the digit, and")
+print("once with 2 CPUs for wall time.  The benchmark module")
 print("(selftests/bench/modules/alloc_bench.c) runs %d kmalloc/kfree pairs of" % ops)
 print("8 to 240 bytes and %d `__get_free_page`/`free_page` pairs on one CPU," % ops)
 print("%d times; the median is kept.  Under TCG the absolute times mean" % reps)
-print("little: read the ratios, each to the baseline of the same run.\n")
+print("little: read the ratios, each to the baseline of the same mode.")
+print("The config base has no `CONFIG_JUMP_LABEL`: under TCG with 2 CPUs, switching")
+print("a jump label now and then oopses on an INT3 the patching CPU fetched before")
+print("(seen with upstream's `vm.mem_profiling`), so static keys are a load and a")
+print("test here, in all three kernels.\n")
 
 for mode, title in MODES:
     print("## Allocation loops: %s\n" % title)
@@ -115,24 +123,55 @@ print("- All sites on: %s." % info["ours"].get("all-sites", "-"))
 print()
 
 print("## Size\n")
-print("| kernel | .text | x baseline | vmlinux | x baseline | bzImage | x baseline |")
-print("|---|---:|---:|---:|---:|---:|---:|")
+print("| kernel | .text | x baseline | all code | x baseline | vmlinux | x baseline "
+      "| bzImage | x baseline |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 sizes = {}
 for line in read("sizes.txt"):
-    v, text, vm, bz = line.split()
-    sizes[v] = (int(text), int(vm), int(bz))
+    v, *n = line.split()
+    sizes[v] = [int(x) for x in n]
 names = {"guest": "baseline", "prof": "upstream", "tramp": "ours"}
 for v in ("guest", "prof", "tramp"):
     if v not in sizes or "guest" not in sizes:
         continue
     s, b = sizes[v], sizes["guest"]
-    print("| %s | %d | %.4f | %d | %.4f | %d | %.4f |" % (
-        names[v], s[0], s[0] / b[0], s[1], s[1] / b[1], s[2], s[2] / b[2]))
+    print("| %s | %s |" % (names[v], " | ".join("%d | %.4f" % (x, x / y) for x, y in zip(s, b))))
 if "guest" in sizes and "prof" in sizes and "tramp" in sizes:
-    print("\nCode (`_stext` to `_etext`) over the baseline: upstream +%d bytes,"
-          " ours +%d bytes, most of it the trampoline stubs and bodies."
-          " The call sites of ours are those of the baseline." % (
-              sizes["prof"][0] - sizes["guest"][0], sizes["tramp"][0] - sizes["guest"][0]))
+    g = sizes["guest"]
+    print("\n.text and all code (every executable section, .init.text too) are read from")
+    print("vmlinux.o, before the link pads them.  Over the baseline, .text grows by")
+    print("%+d bytes with upstream and %+d with ours; all code by %+d and %+d." % (
+        sizes["prof"][0] - g[0], sizes["tramp"][0] - g[0],
+        sizes["prof"][1] - g[1], sizes["tramp"][1] - g[1]))
+    print("Ours adds its stubs and bodies in sections of their own; its call sites")
+    print("are those of the baseline (checked by check-vmlinux-sites.sh).")
+
+
+def funcs(name):
+    d = collections.Counter()
+    for line in read("nm-%s.txt" % name):
+        f = line.split()
+        if len(f) == 4 and f[2] in ("t", "T"):
+            d[f[3]] += int(f[1], 16)
+    return d
+
+
+base, kunit = funcs("guest"), funcs("kunit")
+if base:
+    print("\nBy function, from the symbols of vmlinux.o:\n")
+    print("| code, bytes | upstream | ours |")
+    print("|---|---:|---:|")
+    cells = collections.defaultdict(list)
+    for v in ("prof", "tramp"):
+        d = funcs(v)
+        cells["grown"].append(sum(d.get(n, 0) - b for n, b in base.items()))
+        cells["added"].append(sum(b for n, b in d.items() if n not in base and n not in kunit))
+        cells["kunit"].append(sum(b for n, b in d.items() if n not in base and n in kunit))
+    for key, label in (("grown", "the baseline's functions grow by (call sites, hooks)"),
+                       ("added", "functions the baseline does not have"),
+                       ("kunit", "KUnit and our KUnit suite, built in for the tests")):
+        print("| %s | %+d | %+d |" % (label, cells[key][0], cells[key][1]))
+    print("\nThe trampoline stubs have no symbols: they are in \"all code\" above.")
 print()
 
 print("## Profiling metadata\n")
@@ -203,8 +242,20 @@ if up and ours:
     print("| live bytes, upstream | %d | 100%% |" % total_up)
     print("| live bytes, ours | %d | %.1f%% |" % (total_ours, 100 * total_ours / max(total_up, 1)))
     print("| attributed to the same line by both | %d | %.1f%% |" % (same, 100 * same / max(total_up, 1)))
+    def by_func(rows):
+        d = collections.Counter()
+        for b, c, f, ln, fn in rows:
+            d[(norm(f), fn)] += b
+        return d
+    fu, fo = by_func(allocinfo.get("upstream", [])), by_func(allocinfo.get("ours-boot", []))
+    same_func = sum(min(v, fo[k]) for k, v in fu.items() if k in fo)
+    print("| attributed to the same function by both | %d | %.1f%% |" % (
+        same_func, 100 * same_func / max(total_up, 1)))
     print("| only upstream attributes to its line | %d | %.1f%% |" % (only_up, 100 * only_up / max(total_up, 1)))
     print("| only ours attributes to its line | %d | %.1f%% |" % (only_ours, 100 * only_ours / max(total_up, 1)))
+    print("\nA line differs within one function where the compiler made one call of")
+    print("two (both branches of `alloc_slab_page()` end in one `__alloc_pages_node_noprof()`):")
+    print("upstream's macros keep a tag per line, the binary has one call, at one line.")
     print("\nTop differences:\n")
     print("| file:line | function | upstream | ours | why, likely |")
     print("|---|---|---:|---:|---|")

@@ -31,22 +31,36 @@ boot() {
 		tee "$out/$1.tap"
 	tr -d '\r' < "$build/logs/bench-$1/results.log" > "$out/$1.log"
 }
-# Wall time under TCG, then instructions: with -icount shift=0 the
-# guest's clock advances 1 ns per instruction, free of the host's noise.
+# Wall time under TCG on 2 CPUs, then instructions: with -icount
+# shift=0 the guest's clock advances 1 ns per instruction, free of the
+# host's noise.  The icount boots have one CPU, as the clock counts the
+# instructions of every CPU.
 for mode in wall icount; do
 	suffix=
-	[ $mode = icount ] && suffix=-icount && export QEMU_EXTRA="-icount shift=0,sleep=off"
+	if [ $mode = icount ]; then
+		suffix=-icount
+		export QEMU_EXTRA="-icount shift=0,sleep=off" QEMU_SMP=1
+	fi
 	boot baseline$suffix guest
 	boot upstream$suffix prof
 	boot ours$suffix tramp
 done
-unset QEMU_EXTRA
+unset QEMU_EXTRA QEMU_SMP
 boot ours-boot tramp alloc_trampolines=on
 
 echo "  BENCH   objtool"
 "$here/bench-objtool.sh" "$build" 3 > "$out/objtool.txt"
 
-# Sizes from the symbols: sections are merged, and padded, in vmlinux.
+# Code from vmlinux.o, whose sections are not yet padded as in vmlinux:
+# .text, and all executable sections.  The rest from the symbols.
+code() {
+	local sum=0 s
+	for s in $(readelf -SW "$build/obj/$1/vmlinux.o" | sed 's/^ *\[ *[0-9]*\] *//' |
+		   awk -v sec="$2" '$7 ~ /X/ && (sec == "" || $1 == sec) { print $5 }'); do
+		sum=$((sum + 0x$s))
+	done
+	echo $sum
+}
 sym() { nm "$build/obj/$1/vmlinux" | awk -v s="$2" '$3 == s { print $1 }'; }
 span() {
 	local a b
@@ -55,9 +69,16 @@ span() {
 	[ -n "$a" ] && [ -n "$b" ] && echo $((0x$b - 0x$a)) || echo 0
 }
 for v in guest prof tramp; do
-	echo "$v $(span $v _stext _etext) $(stat -c %s "$build/obj/$v/vmlinux")" \
+	echo "$v $(code $v .text) $(code $v '') $(stat -c %s "$build/obj/$v/vmlinux")" \
 		"$(stat -c %s "$build/obj/$v/arch/x86/boot/bzImage")"
 done > "$out/sizes.txt"
+# The functions of each kernel, and those of KUnit, which our kernel
+# carries for its tests only.
+for v in guest prof tramp; do
+	nm -S --defined-only "$build/obj/$v/vmlinux.o" > "$out/nm-$v.txt"
+done
+nm -S --defined-only "$build"/obj/tramp/lib/kunit/*.o \
+	"$build/obj/tramp/lib/alloc_tramp_kunit.o" > "$out/nm-kunit.txt" 2>/dev/null || true
 for v in prof tramp; do
 	echo "$v tags $(span $v __start_alloc_tags __stop_alloc_tags)"
 	echo "$v stubs $(span $v __alloc_tramp_text_start __alloc_tramp_text_end)"

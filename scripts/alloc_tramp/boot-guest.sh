@@ -9,7 +9,8 @@
 # KVM is used when a probe boot under it works (cached in
 # build/qemu-accel), TCG otherwise. The boot is bounded by
 # GUEST_TIMEOUT seconds (default 900).  QEMU_EXTRA adds QEMU options,
-# such as "-icount shift=0,sleep=off" (guest time counts instructions).
+# such as "-icount shift=0,sleep=off" (guest time counts instructions);
+# QEMU_SMP sets the number of CPUs (default 2).
 
 set -u
 
@@ -28,7 +29,7 @@ qemu() {
 	shift 3
 	rm -f "$log/console.log" "$log/results.log"
 	timeout --foreground -k 5 "$t" qemu-system-x86_64 $accel ${QEMU_EXTRA:-} \
-		-m 1G -smp 2 -nodefaults -display none -no-reboot \
+		-m 1G -smp "${QEMU_SMP:-2}" -nodefaults -display none -no-reboot \
 		-serial "file:$log/console.log" -serial "file:$log/results.log" \
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 oops=panic loglevel=6 $*" \

@@ -67,6 +67,7 @@ elif [ -d /sys/kernel/mm/alloc_trampolines ]; then
 	measure ours-all
 	echo "# bench all-sites $(cat $en)"
 	echo 0 > $en
+	measure ours-off-again
 	echo "toggle 5" > $f && sed 's/^/# bench toggle /' $f
 elif [ -f /proc/sys/vm/mem_profiling ]; then
 	accuracy
