@@ -29,6 +29,12 @@ STATES = [
 ]
 
 
+CHART_LABELS = {"baseline": "baseline", "upstream-on": "upstream\\non",
+                "upstream-off": "upstream\\noff", "ours-off": "ours\\noff",
+                "ours-one": "ours\\none site", "ours-all": "ours\\nall sites",
+                "ours-off-again": "ours\\noff again"}
+
+
 def read(name):
     path = os.path.join(out, name)
     return open(path).read().splitlines() if os.path.exists(path) else []
@@ -297,11 +303,11 @@ print("![overheads](BENCHMARKS.png)\n")
 # The chart: x baseline of each state, both loops.
 with open(os.path.join(out, "chart.dat"), "w") as f:
     for state, label in STATES:
-        f.write('"%s" %s %s\n' % (label.replace(", ", "\\n", 1),
+        f.write('"%s" %s %s\n' % (CHART_LABELS[state],
                                   fmt(ratio(state, "kmalloc", "-icount"), "%.3f").replace("-", "0"),
                                   fmt(ratio(state, "pages", "-icount"), "%.3f").replace("-", "0")))
 with open(os.path.join(out, "chart.gp"), "w") as f:
-    f.write("""set terminal png size 1100,500
+    f.write("""set terminal png size 1100,500 noenhanced
 set output '%(o)s/chart.png'
 set title 'Allocation loops, instructions x baseline (QEMU -icount, median of %(r)d)'
 set style data histograms
