@@ -11,14 +11,17 @@
 #   make soak     the torture and fuzz tests for 10 minutes each kernel
 #   make bench    the three kernels side by side: BENCHMARKS.md, BENCHMARKS.png
 #   make bench-objtool  time of the objtool pass and bytes it adds per site
+#   make profile  instructions per op of the benchmark loops, by function
 
 TOP	:= $(CURDIR)
 BUILD	:= $(TOP)/build
 S	:= $(TOP)/scripts/alloc_tramp
 RUN_VARIANT ?= prof
+PROFILE_VARIANT ?= tramp
+PROFILE_STATE ?= on
 
 .PHONY: all deps tree kernel kernel-guest kernel-prof kernel-tramp kernel-debug run check shell soak \
-	bench bench-objtool clean distclean
+	bench bench-objtool profile clean distclean
 
 all: kernel
 
@@ -60,6 +63,10 @@ bench: deps tree
 
 bench-objtool: kernel-tramp
 	@$(S)/bench-objtool.sh $(BUILD)
+
+profile:
+	@$(MAKE) --no-print-directory kernel-$(PROFILE_VARIANT)
+	@$(S)/profile.sh $(TOP) $(BUILD) $(PROFILE_VARIANT) $(PROFILE_STATE)
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/logs $(BUILD)/check

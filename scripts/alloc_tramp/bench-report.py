@@ -17,7 +17,7 @@ BOOTS = ["baseline", "upstream", "ours", "ours-boot",
          "baseline-icount", "upstream-icount", "ours-icount"]
 MODES = [("-icount", "instructions per op (QEMU -icount, 1 CPU: 1 ns of guest time"
           " per instruction)"),
-         ("", "wall time under TCG, 2 CPUs, ns per op (noisy between boots)")]
+         ("", "wall time under TCG, 1 CPU, ns per op (noisier: host load)")]
 STATES = [
     ("baseline", "baseline: no profiling"),
     ("upstream-on", "upstream MEM_ALLOC_PROFILING, enabled"),
@@ -90,9 +90,9 @@ print("Written by `make bench` (scripts/alloc_tramp/bench.sh) on %s; do not edit
 print("Three kernels from the same Linux 6.12 source and the same config base")
 print("(`tinyconfig` + `alloc_tramp_guest.config`): baseline, upstream")
 print("`CONFIG_MEM_ALLOC_PROFILING`, and `CONFIG_ALLOC_TRAMPOLINES`.  Each boots")
-print("in QEMU, **%s**, twice: once with 1 CPU under `-icount`," % qemu)
+print("in QEMU, **%s**, with 1 CPU, twice: once under `-icount`," % qemu)
 print("where the guest clock counts instructions and repeats to the digit, and")
-print("once with 2 CPUs for wall time.  The benchmark module")
+print("once for wall time.  The benchmark module")
 print("(selftests/bench/modules/alloc_bench.c) runs %d kmalloc/kfree pairs of" % ops)
 print("8 to 240 bytes and %d `__get_free_page`/`free_page` pairs on one CPU," % ops)
 print("%d times; the median is kept.  Under TCG the absolute times mean" % reps)
@@ -127,6 +127,50 @@ for mode, title in MODES:
 print("- One site on: %s." % info["ours"].get("one-site", "-"))
 print("- All sites on: %s." % info["ours"].get("all-sites", "-"))
 print()
+
+# Where the instructions go: scripts/alloc_tramp/profile.sh of each state
+PROFILES = [("baseline", "baseline"), ("upstream", "upstream, on"),
+            ("ours-all", "ours, all on"), ("ours-one", "ours, one on")]
+prof = {}           # profile -> loop -> {function: instructions per op}
+for name, _ in PROFILES:
+    loop = None
+    for line in read("profile-%s.txt" % name):
+        m = re.match(r"(\w+): ([0-9.]+) instructions per op", line)
+        if m:
+            loop = m[1]
+            prof.setdefault(name, {})[loop] = {"total": float(m[2])}
+            continue
+        m = re.match(r" *([0-9.]+)  (\S+)$", line)
+        if m and loop:
+            # the same function, whatever copy of it the compiler made
+            fn = re.sub(r"(\.(constprop|isra|part)\.\d+)+$", "", m[2])
+            prof[name][loop][fn] = prof[name][loop].get(fn, 0) + float(m[1])
+if prof:
+    print("## Where the instructions go\n")
+    print("`scripts/alloc_tramp/profile.sh`: QEMU runs one instruction a block and")
+    print("logs each while the loops run once (warm-up and measured pass, 300 ops")
+    print("each); instructions per op by function (copies such as `.isra.0`")
+    print("counted as the function), those that differ most from the")
+    print("baseline first.\n")
+    for loop in ("kmalloc", "pages"):
+        fns = set()
+        for name, _ in PROFILES:
+            fns |= set(prof.get(name, {}).get(loop, {}))
+        fns.discard("total")
+
+        def get(name, fn):
+            return prof.get(name, {}).get(loop, {}).get(fn, 0.0)
+
+        diff = {fn: max(abs(get(n, fn) - get("baseline", fn)) for n, _ in PROFILES)
+                for fn in fns}
+        rows = sorted((fn for fn in fns if diff[fn] >= 1), key=lambda f: -diff[f])
+        print("| %s: function | %s |" % (loop, " | ".join(t for _, t in PROFILES)))
+        print("|---|%s" % ("---:|" * len(PROFILES)))
+        for fn in rows[:14]:
+            print("| `%s` | %s |" % (fn, " | ".join("%.0f" % get(n, fn) for n, _ in PROFILES)))
+        print("| **all, per op** | %s |\n" % " | ".join(
+            "**%s**" % fmt(prof.get(n, {}).get(loop, {}).get("total"), "%.0f")
+            for n, _ in PROFILES))
 
 print("## Size\n")
 print("| kernel | .text | x baseline | all code | x baseline | vmlinux | x baseline "

@@ -1,0 +1,34 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The guest half of scripts/alloc_tramp/profile.sh: put the kernel in the
+# state named by alloc_bench.state (boot: as booted; off: upstream's
+# vm.mem_profiling=0; on, one, off-again: all sites, one site, all then
+# none of the trampolines), then run the benchmark loops once between two
+# markers, while the host logs every instruction executed.
+#
+# alloc-tramp-variants: none
+
+cd "$(dirname "$0")"
+echo "1..1"
+. ../lib/tap.inc
+
+en=/sys/kernel/mm/alloc_trampolines/enabled
+d=/sys/kernel/debug/alloc_trampolines
+insmod alloc_bench.ko
+case $(arg alloc_bench.state) in
+off)	[ -f /proc/sys/vm/mem_profiling ] && echo 0 > /proc/sys/vm/mem_profiling ;;
+on)	echo 1 > $en ;;
+one)	# as run.sh: the first site of vmlinux, not in the loops
+	awk '$3 == "vmlinux" { print "func " $2 " line " substr($1, index($1, ":") + 1); exit }' \
+		$d/available_sites > $d/set_site_filter && echo 1 > $en ;;
+off-again) echo 1 > $en && echo 0 > $en ;;
+esac
+grep alloc_bench /proc/modules | sed 's/^/# module /'
+echo "# PROFILE-START"
+sleep 2
+echo "run $(arg alloc_bench.n) 1" > /sys/kernel/debug/alloc_bench
+r=$?
+echo "# PROFILE-END"
+sleep 2
+ok $r "profiled run"
