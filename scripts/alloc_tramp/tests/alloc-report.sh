@@ -7,11 +7,8 @@
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
-}
+# ok STATUS DESCRIPTION, as the guest tests
+. "$top/selftests/lib/tap.inc"
 # same NAME WANT GOT
 same() {
 	[ "$2" = "$3" ]

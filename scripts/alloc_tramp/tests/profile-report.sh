@@ -5,15 +5,12 @@
 # instruction goes to the loop whose own instructions surround it, by
 # function, and what runs outside the loops is left out.
 
-report=$(dirname "$0")/../profile-report.py
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+report=$top/scripts/alloc_tramp/profile-report.py
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
-}
+# ok STATUS DESCRIPTION, as the guest tests
+. "$top/selftests/lib/tap.inc"
 
 # A "vmlinux" with two functions and a module with the two loops and a
 # function of its own, each 16 bytes (nm -n gives the addresses).
