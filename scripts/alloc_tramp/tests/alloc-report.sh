@@ -65,7 +65,8 @@ same "-d -a: and those that shrank or went" "$(printf '%s\n' \
 	'+64      +1           64 mm/new.c:7 module:vmlinux func:fn' \
 	'-2.0K    -1            0 mm/gone.c:5 module:vmlinux func:fg' \
 	'-1.0M    -256       6.0M mm/c.c:30 module:vmlinux func:fc' \
-	'# 5 sites, 6.0M in all, -1.0M since the old snapshot')" "$("$r" -d -a "$tmp/old" "$tmp/new")"
+	'# 5 sites, 6.0M in all, -1.0M since the old snapshot')" \
+	"$("$r" -d -a "$tmp/old" "$tmp/new")"
 
 "$r" -d "$tmp/old" > /dev/null 2>&1
 [ $? = 2 ]
