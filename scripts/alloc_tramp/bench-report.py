@@ -132,9 +132,14 @@ print()
 PROFILES = [("baseline", "baseline"), ("upstream", "upstream, on"),
             ("ours-all", "ours, all on"), ("ours-one", "ours, one on")]
 prof = {}           # profile -> loop -> {function: instructions per op}
+profile_ops = "-"
 for name, _ in PROFILES:
     loop = None
     for line in read("profile-%s.txt" % name):
+        m = re.match(r"# (\d+) ops, twice", line)
+        if m:
+            profile_ops = m[1]
+            continue
         m = re.match(r"(\w+): ([0-9.]+) instructions per op", line)
         if m:
             loop = m[1]
@@ -148,7 +153,7 @@ for name, _ in PROFILES:
 if prof:
     print("## Where the instructions go\n")
     print("`scripts/alloc_tramp/profile.sh`: QEMU runs one instruction a block and")
-    print("logs each while the loops run once (warm-up and measured pass, 300 ops")
+    print("logs each while the loops run once (warm-up and measured pass, %s ops" % profile_ops)
     print("each); instructions per op by function (copies such as `.isra.0`")
     print("counted as the function), those that differ most from the")
     print("baseline first.\n")

@@ -73,6 +73,7 @@ for line in open(trace, errors="replace"):
         continue
     i = bisect.bisect_right(addrs, pc) - 1
     pending[syms[i][1] if i >= 0 else "?"] += 1
+print("# %d ops, twice" % ops)
 for phase, c in count.items():
     total = sum(c.values())
     # each loop runs twice: warm-up and the measured run

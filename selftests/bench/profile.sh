@@ -19,9 +19,7 @@ insmod alloc_bench.ko
 case $(arg alloc_bench.state) in
 off)	[ -f /proc/sys/vm/mem_profiling ] && echo 0 > /proc/sys/vm/mem_profiling ;;
 on)	echo 1 > $en ;;
-one)	# as run.sh: the first site of vmlinux, not in the loops
-	awk '$3 == "vmlinux" { print "func " $2 " line " substr($1, index($1, ":") + 1); exit }' \
-		$d/available_sites > $d/set_site_filter && echo 1 > $en ;;
+one)	one_site_query > $d/set_site_filter && echo 1 > $en ;;	# as run.sh
 off-again) echo 1 > $en && echo 0 > $en ;;
 esac
 grep alloc_bench /proc/modules | sed 's/^/# module /'

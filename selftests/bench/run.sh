@@ -58,8 +58,7 @@ elif [ -d /sys/kernel/mm/alloc_trampolines ]; then
 	echo "# bench sites $(wc -l < $d/available_sites)"
 	measure ours-off
 	# One site, not in the loops: what the accounting costs by itself
-	awk '$3 == "vmlinux" { print "func " $2 " line " substr($1, index($1, ":") + 1); exit }' \
-		$d/available_sites > /tmp/one
+	one_site_query > /tmp/one
 	cat /tmp/one > $d/set_site_filter && echo 1 > $en
 	echo "# bench one-site $(cat /tmp/one) -> $(cat $en)"
 	measure ours-one
