@@ -53,7 +53,10 @@ static_assert(offsetof(struct alloc_tag, ct.filename) == ALLOC_TRAMP_TAG_FILENAM
  * @nr_tags:  entries in @tags
  * @chosen:   bitmap of the sites chosen by the filters
  * @patched:  bitmap of the sites that call their trampolines
- * @counters: the per-CPU counters of @tags
+ * @init:     bitmap of the sites in the module's init text
+ * @init_gone: the module's init text was freed (MODULE_STATE_LIVE)
+ * @counters: the per-CPU counters of @tags, ALLOC_TRAMP_CHUNK_TAGS a chunk
+ * @nr_chunks: entries in @counters
  */
 struct alloc_tramp_table {
 	struct list_head list;
@@ -65,8 +68,19 @@ struct alloc_tramp_table {
 	unsigned int nr_tags;
 	unsigned long *chosen;
 	unsigned long *patched;
-	struct alloc_tag_counters __percpu *counters;
+	unsigned long *init;
+	bool init_gone;
+	struct alloc_tag_counters __percpu **counters;
+	unsigned int nr_chunks;
 };
+
+/*
+ * The per-CPU allocator refuses an allocation over PCPU_MIN_UNIT_SIZE
+ * (32 KiB), and a large vmlinux has tens of thousands of tags: their
+ * counters come in chunks of 16 KiB.
+ */
+#define ALLOC_TRAMP_CHUNK_TAGS	\
+	(PCPU_MIN_UNIT_SIZE / 2 / sizeof(struct alloc_tag_counters))
 
 /* Serializes switching, filters, module load and unload, and reports. */
 static DEFINE_MUTEX(alloc_tramp_mutex);
@@ -103,8 +117,12 @@ static bool site_text_live(struct alloc_tramp_table *t,
 		return !init_section_contains(addr, 1) ||
 		       system_state < SYSTEM_FREEING_INITMEM;
 
-	return !within_module_init((unsigned long)addr, t->mod) ||
-	       t->mod->state == MODULE_STATE_COMING;
+	/*
+	 * within_module_init() is false once do_init_module() cleared the
+	 * init ranges, before or after it freed them: the sites in init
+	 * text were found at MODULE_STATE_COMING.
+	 */
+	return !t->init_gone || !test_bit(site - t->sites, t->init);
 }
 
 /*
@@ -169,8 +187,8 @@ static void table_choose(struct alloc_tramp_table *t)
 /* Patch the chosen sites of @t, or none if !@on; text_mutex held. */
 static void table_patch(struct alloc_tramp_table *t, bool on)
 {
-	unsigned int i;
-	int ret;
+	const struct alloc_tramp_site *refused = NULL;
+	unsigned int i, nr_refused = 0;
 
 	table_forget_gone(t);
 	for (i = 0; i < t->nr_sites; i++) {
@@ -180,15 +198,66 @@ static void table_patch(struct alloc_tramp_table *t, bool on)
 		if (test_bit(i, t->patched) == want || !site_text_live(t, site))
 			continue;
 
-		ret = arch_alloc_tramp_queue(site, want);
-		if (ret) {
-			pr_warn_once("site %pS is not as built, left alone\n",
-				     alloc_tramp_site_addr(site));
+		if (arch_alloc_tramp_queue(site, want)) {
+			refused = refused ?: site;
+			nr_refused++;
 			continue;
 		}
 		__assign_bit(i, t->patched, want);
 	}
 	arch_alloc_tramp_finish();
+	if (nr_refused)
+		pr_warn("%u sites of %s are not as built, left alone: the first is %pS\n",
+			nr_refused, t->mod ? t->mod->name : "vmlinux",
+			alloc_tramp_site_addr(refused));
+}
+
+static void table_free_counters(struct alloc_tramp_table *t)
+{
+	unsigned int i;
+
+	for (i = 0; t->counters && i < t->nr_chunks; i++)
+		free_percpu(t->counters[i]);
+	kfree(t->counters);
+	t->counters = NULL;
+}
+
+static void table_free_bitmaps(struct alloc_tramp_table *t)
+{
+	bitmap_free(t->chosen);
+	bitmap_free(t->patched);
+	bitmap_free(t->init);
+	t->chosen = NULL;
+	t->patched = NULL;
+	t->init = NULL;
+}
+
+/* Counters for every tag of @t, in chunks that the per-CPU allocator gives */
+static int table_alloc_counters(struct alloc_tramp_table *t)
+{
+	unsigned int i, n;
+
+	t->nr_chunks = DIV_ROUND_UP(t->nr_tags, ALLOC_TRAMP_CHUNK_TAGS);
+	t->counters = kcalloc(max(t->nr_chunks, 1U), sizeof(*t->counters),
+			      GFP_KERNEL);
+	if (!t->counters)
+		return -ENOMEM;
+
+	for (i = 0; i < t->nr_chunks; i++) {
+		n = min_t(unsigned int, t->nr_tags - i * ALLOC_TRAMP_CHUNK_TAGS,
+			  ALLOC_TRAMP_CHUNK_TAGS);
+		t->counters[i] = __alloc_percpu(n * sizeof(**t->counters),
+						__alignof__(**t->counters));
+		if (!t->counters[i]) {
+			table_free_counters(t);
+			return -ENOMEM;
+		}
+	}
+
+	for (i = 0; i < t->nr_tags; i++)
+		t->tags[i].counters = t->counters[i / ALLOC_TRAMP_CHUNK_TAGS] +
+				      i % ALLOC_TRAMP_CHUNK_TAGS;
+	return 0;
 }
 
 /* The tags of a table are those its sites name, contiguous. */
@@ -214,17 +283,20 @@ static int table_init(struct alloc_tramp_table *t, struct module *mod,
 
 	t->chosen = bitmap_zalloc(nr_sites, GFP_KERNEL);
 	t->patched = bitmap_zalloc(nr_sites, GFP_KERNEL);
-	t->counters = __alloc_percpu(max(t->nr_tags, 1U) * sizeof(*t->counters),
-				     __alignof__(*t->counters));
-	if (!t->chosen || !t->patched || !t->counters) {
-		bitmap_free(t->chosen);
-		bitmap_free(t->patched);
-		free_percpu(t->counters);
+	t->init = bitmap_zalloc(nr_sites, GFP_KERNEL);
+	if (!t->chosen || !t->patched || !t->init ||
+	    table_alloc_counters(t)) {
+		table_free_bitmaps(t);
+		pr_err("no memory for the counters of %u tags of %s: its sites stay off\n",
+		       t->nr_tags, mod ? mod->name : "vmlinux");
 		return -ENOMEM;
 	}
 
-	for (i = 0; i < t->nr_tags; i++)
-		t->tags[i].counters = t->counters + i;
+	/* Only now does within_module_init() know the init text. */
+	for (i = 0; mod && i < nr_sites; i++)
+		if (within_module_init((unsigned long)alloc_tramp_site_addr(&sites[i]),
+				       mod))
+			__set_bit(i, t->init);
 	return 0;
 }
 
@@ -260,6 +332,24 @@ static int alloc_tramp_module_coming(struct module *mod)
 	return 0;
 }
 
+/*
+ * do_init_module() frees the init text after MODULE_STATE_LIVE: its sites
+ * are forgotten while it is still there, so that no later switch, filter
+ * or read of the sites file touches freed text.
+ */
+static void alloc_tramp_module_live(struct module *mod)
+{
+	struct alloc_tramp_table *t;
+
+	list_for_each_entry(t, &alloc_tramp_tables, list) {
+		if (t->mod != mod)
+			continue;
+		t->init_gone = true;
+		table_forget_gone(t);
+		return;
+	}
+}
+
 static void alloc_tramp_module_going(struct module *mod)
 {
 	struct alloc_tramp_table *t;
@@ -270,10 +360,7 @@ static void alloc_tramp_module_going(struct module *mod)
 
 		/* Its text goes away: nothing to unpatch, just forget it. */
 		list_del_rcu(&t->list);
-		bitmap_free(t->chosen);
-		bitmap_free(t->patched);
-		t->chosen = NULL;
-		t->patched = NULL;
+		table_free_bitmaps(t);
 		t->mod = NULL;
 		list_add_rcu(&t->retired, &alloc_tramp_retired);
 		return;
@@ -309,7 +396,7 @@ void alloc_tramp_module_unload(struct alloc_tag *first_tag, bool unused)
 			break;
 		}
 		alloc_tramp_ctx_forget(t->tags, t->nr_tags);
-		free_percpu(t->counters);
+		table_free_counters(t);
 		/* Free after the RCU readers of alloc_tramp_tables. */
 		kfree_rcu_mightsleep(t);
 		break;
@@ -404,6 +491,8 @@ static int alloc_tramp_module_notify(struct notifier_block *nb,
 	mutex_lock(&alloc_tramp_mutex);
 	if (action == MODULE_STATE_COMING)
 		ret = alloc_tramp_module_coming(data);
+	else if (action == MODULE_STATE_LIVE)
+		alloc_tramp_module_live(data);
 	else if (action == MODULE_STATE_GOING)
 		alloc_tramp_module_going(data);
 	mutex_unlock(&alloc_tramp_mutex);
@@ -415,11 +504,17 @@ static struct notifier_block alloc_tramp_module_nb = {
 	.notifier_call = alloc_tramp_module_notify,
 };
 
-static void __alloc_tramp_set(bool on)
+static int __alloc_tramp_set(bool on)
 {
 	struct alloc_tramp_table *t;
 
 	lockdep_assert_held(&alloc_tramp_mutex);
+
+	/* Without room in page_ext, page tags would overwrite its other users. */
+	if (on && !mem_alloc_profiling_supported()) {
+		pr_err("not switched on: booted with sysctl.vm.mem_profiling=never\n");
+		return -EOPNOTSUPP;
+	}
 
 	/* The accounting goes on first and stays on: see the top. */
 	if (on && !static_key_enabled(&mem_alloc_profiling_key))
@@ -429,44 +524,59 @@ static void __alloc_tramp_set(bool on)
 	list_for_each_entry(t, &alloc_tramp_tables, list)
 		table_patch(t, on);
 	mutex_unlock(&text_mutex);
-	alloc_tramp_enabled = on;
+	WRITE_ONCE(alloc_tramp_enabled, on);
+	return 0;
 }
 
 /**
  * alloc_tramp_set_enabled - switch the allocation trampolines on or off
  * @on: patch the chosen call sites to their trampolines, or all back
  *
- * Return: 0, or -EBUSY while another switch is under way.
+ * Return: 0, -EBUSY while another switch is under way, or -EOPNOTSUPP
+ * when booted with sysctl.vm.mem_profiling=never.
  */
 int alloc_tramp_set_enabled(bool on)
 {
+	int ret;
+
 	if (!mutex_trylock(&alloc_tramp_mutex))
 		return -EBUSY;
-	__alloc_tramp_set(on);
+	ret = __alloc_tramp_set(on);
 	mutex_unlock(&alloc_tramp_mutex);
-	return 0;
+	return ret;
 }
 EXPORT_SYMBOL_GPL(alloc_tramp_set_enabled);
+
+/**
+ * alloc_tramp_is_enabled - are the allocation trampolines switched on?
+ *
+ * Return: true between a switch on and a switch off.
+ */
+bool alloc_tramp_is_enabled(void)
+{
+	return READ_ONCE(alloc_tramp_enabled);
+}
 
 static int __init alloc_tramp_init(void)
 {
 	int ret;
 
+	/* Modules are profiled even if vmlinux cannot be. */
+	register_module_notifier(&alloc_tramp_module_nb);
+
 	ret = table_init(&vmlinux_table, NULL, __start_alloc_tramp_sites,
 			 __stop_alloc_tramp_sites - __start_alloc_tramp_sites);
-	if (ret)
-		return ret;
 
 	mutex_lock(&alloc_tramp_mutex);
-	table_add(&vmlinux_table);
+	if (!ret)
+		table_add(&vmlinux_table);
 	if (alloc_tramp_boot_enabled)
-		__alloc_tramp_set(true);
+		ret = __alloc_tramp_set(true) ?: ret;
 	mutex_unlock(&alloc_tramp_mutex);
 
-	register_module_notifier(&alloc_tramp_module_nb);
 	pr_info("%u sites, %u tags%s\n", vmlinux_table.nr_sites,
 		vmlinux_table.nr_tags, alloc_tramp_enabled ? ", on" : "");
-	return 0;
+	return ret;
 }
 early_initcall(alloc_tramp_init);
 

@@ -15,8 +15,11 @@ struct alloc_tag;
 #ifdef CONFIG_ALLOC_TRAMPOLINES
 
 int alloc_tramp_set_enabled(bool on);
+bool alloc_tramp_is_enabled(void);
 bool alloc_tramp_is_site(void *addr);
 void alloc_tramp_module_unload(struct alloc_tag *first_tag, bool unused);
+/* lib/alloc_tag.c */
+bool mem_alloc_profiling_supported(void);
 
 /* arch */
 int arch_alloc_tramp_queue(const struct alloc_tramp_site *site, bool on);

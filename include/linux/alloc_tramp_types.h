@@ -14,8 +14,18 @@
 #define ALLOC_TRAMP_TAGS_SECTION	"alloc_tags"
 #define ALLOC_TRAMP_STR_SECTION		".rodata.alloc_tramp"
 
-/* The tagged-call body of each target, in arch code: */
+/*
+ * The tagged-call body of each target, in arch code, is
+ * ALLOC_TRAMP_BODY_PREFIX "<target>" for a call site and
+ * ALLOC_TRAMP_TAIL_PREFIX "<target>" for a tail call (no call to account
+ * for with call depth tracking).  A wrapper stub calls the
+ * ALLOC_TRAMP_WRAPPER_ENTER body the same way, and ends with a jump to
+ * ALLOC_TRAMP_WRAPPER_LEAVE.
+ */
 #define ALLOC_TRAMP_BODY_PREFIX		"__alloc_tramp_"
+#define ALLOC_TRAMP_TAIL_PREFIX		"__alloc_tramp_tail_"
+#define ALLOC_TRAMP_WRAPPER_ENTER	"wrapper_enter"
+#define ALLOC_TRAMP_WRAPPER_LEAVE	"__alloc_tramp_wrapper_leave"
 
 /*
  * struct alloc_tag as objtool lays it out (struct codetag, then the

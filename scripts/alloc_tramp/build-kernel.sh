@@ -40,11 +40,16 @@ if [ ! -f "$obj/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 	echo "  CONFIG  $variant: tinyconfig $frags"
 	kmake tinyconfig $frags >/dev/null
 	# Every line of every fragment must have survived Kconfig.
-	(cd "$ksrc/arch/x86/configs" && cat $frags) | grep '^CONFIG_' | sort -u |
-	while read -r line; do
-		grep -qxF "$line" "$obj/.config" ||
-			echo "build-kernel: warning: $variant: '$line' not set" >&2
-	done
+	lost=$( (cd "$ksrc/arch/x86/configs" && cat $frags) | grep '^CONFIG_' | sort -u |
+		while read -r line; do
+			grep -qxF "$line" "$obj/.config" || echo "$line"
+		done)
+	if [ -n "$lost" ]; then
+		echo "build-kernel: $variant: Kconfig did not keep these lines of $frags:" >&2
+		echo "$lost" | sed 's/^/  /' >&2
+		rm -f "$obj/.config"
+		exit 1
+	fi
 	echo "$want" > "$stamp"
 fi
 

@@ -53,6 +53,17 @@ for v in guest prof tramp debug; do
 			RUN_NAME=tramp-boot GUEST_ARGS=alloc_trampolines=on \
 			"$here/run-guest-tests.sh" "$top" "$build" "$v" \
 			alloc_tramp/boot-on.sh 2>&1 | emit
+		# Call depth tracking needs an Intel model: TCG emulates one.
+		case $v in tramp) stuff="alloc_tramp/toggle.sh" ;; *) stuff= ;; esac
+		[ "$v" = tramp ] || [ "$v" = debug ] &&
+			RUN_NAME=$v-stuff QEMU_EXTRA="-cpu Skylake-Client-v4" \
+			GUEST_ARGS=retbleed=stuff GUEST_TIMEOUT=1800 \
+			"$here/run-guest-tests.sh" "$top" "$build" "$v" \
+			alloc_tramp/calldepth.sh $stuff 2>&1 | emit
+		[ "$v" = tramp ] &&
+			RUN_NAME=tramp-never GUEST_ARGS=sysctl.vm.mem_profiling=never \
+			"$here/run-guest-tests.sh" "$top" "$build" "$v" \
+			alloc_tramp/never.sh 2>&1 | emit
 	else
 		echo "not ok - build $v kernel # see $log" | emit
 		tail -n 20 "$log"

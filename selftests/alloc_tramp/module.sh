@@ -10,7 +10,7 @@
 
 cd "$(dirname "$0")"
 echo "TAP version 13"
-echo "1..19"
+echo "1..26"
 
 . ../lib/tap.inc
 
@@ -30,6 +30,22 @@ ctl=/sys/kernel/debug/alloc_tramp_test
 # What a kmalloc(128) accounts: 128, more under KASAN
 k128=$(kmalloc_size 128)
 possible=$(awk -F- '{ print $NF + 1 }' /sys/devices/system/cpu/possible)
+
+# The init text is freed once the module is live: its sites are gone.
+d=/sys/kernel/debug/alloc_trampolines
+init_site="(^|/)alloc_tramp_test\.c:$(line init) test_init alloc_tramp_test "
+ours="(^|/)alloc_tramp_test\.c:[0-9]+ [a-z_]+ alloc_tramp_test "
+want init "$(kmalloc_size 64) 1"
+! grep -qE "$init_site" $d/available_sites && grep -qE "$ours" $d/available_sites
+ok $? "an init site is not available once the init text is freed"
+! grep -qE "$init_site" $d/enabled_sites && grep -qE "$ours" $d/enabled_sites
+ok $? "nor patched"
+echo 0 > /sys/kernel/mm/alloc_trampolines/enabled && echo 1 > /sys/kernel/mm/alloc_trampolines/enabled
+ok $? "switching off and on leaves the freed init text alone"
+! echo "module alloc_tramp_test line $(line init)" > $d/set_site_filter 2> /dev/null
+ok $? "a filter naming only the init site is refused"
+grep -q '^#### all sites ####' $d/set_site_filter
+ok $? "and changes nothing"
 
 echo alloc > $ctl
 want kmalloc "$((10 * k128)) 10"
@@ -59,6 +75,8 @@ fi
 echo leak > $ctl
 rmmod alloc_tramp_test
 ok $? "unload with 64 bytes still allocated"
+! grep -q "alloc_tramp_test.c:$(line init) " $report
+ok $? "the init site's memory was freed by the exit"
 grep -q "^$(human $(kmalloc_size 64)) 1 .*alloc_tramp_test.c:$(line leak) module:alloc_tramp_test func:test_leak\$" $report
 ok $? "memory that outlives its module is still reported"
 echo release > /sys/kernel/debug/alloc_tramp_holder

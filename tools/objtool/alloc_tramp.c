@@ -195,6 +195,20 @@ static int find_sites(struct objtool_file *file, struct alloc_site **sitesp)
 			if (!target || in_allocator(insn))
 				continue;
 
+			/*
+			 * The assembler may reach a nearby target (a local
+			 * wrapper copy) with a short jump, whose rel8 cannot
+			 * reach a stub: not a site.
+			 */
+			if (insn->type != INSN_CALL &&
+			    arch_alloc_tramp_rel32(insn->sec->data->d_buf + insn->offset,
+						   insn->len) < 0 &&
+			    insn->len < 5) {
+				WARN_INSN(insn, "alloc-tramp: short jump to %s is not a site",
+					  target->name);
+				continue;
+			}
+
 			if (check_site_insn(file, insn, target))
 				return -1;
 
@@ -578,72 +592,97 @@ static struct section *create_sec(struct objtool_file *file, const char *name,
 	return sec;
 }
 
+static struct symbol *get_symbol(struct objtool_file *file, const char *name)
+{
+	struct symbol *sym = find_symbol_by_name(file->elf, name);
+
+	return sym ?: elf_create_undef_symbol(file->elf, name);
+}
+
+/* A tail call has no call of its own for the body to account for. */
+static bool is_tail_site(struct alloc_site *site)
+{
+	return site->insn->type != INSN_CALL;
+}
+
 static struct symbol *body_symbol(struct objtool_file *file,
 				  struct alloc_site *site)
 {
 	struct symbol *sym;
 	char *name;
 
-	if (asprintf(&name, ALLOC_TRAMP_BODY_PREFIX "%s",
-		     site->wrapper ? "wrapper" : site->target->name) < 0)
+	if (asprintf(&name, "%s%s",
+		     is_tail_site(site) ? ALLOC_TRAMP_TAIL_PREFIX : ALLOC_TRAMP_BODY_PREFIX,
+		     site->wrapper ? ALLOC_TRAMP_WRAPPER_ENTER : site->target->name) < 0)
 		return NULL;
 
-	sym = find_symbol_by_name(file->elf, name);
-	if (!sym)
-		sym = elf_create_undef_symbol(file->elf, name);
+	sym = get_symbol(file, name);
 	free(name);
 	return sym;
-}
-
-/*
- * The stubs are code that objtool has not seen: give them instructions
- * with the CFI of a function entry, so that orc_create() covers them.
- */
-static int add_stub_insns(struct objtool_file *file, struct section *sec)
-{
-	static struct cfi_state cfi;
-	struct cfi_init_state init;
-	struct instruction *insns = NULL, *insn;
-	unsigned long offset;
-	unsigned int idx = 0;
-
-	arch_initial_func_cfi_state(&init);
-	cfi.cfa = init.cfa;
-	memcpy(cfi.regs, init.regs, sizeof(cfi.regs));
-	cfi.stack_size = init.cfa.offset;
-	cfi.type = UNWIND_HINT_TYPE_CALL;
-
-	for (offset = 0; offset < sec->sh.sh_size; offset += insn->len) {
-		if (!insns || idx == INSN_CHUNK_MAX) {
-			insns = calloc(INSN_CHUNK_SIZE, sizeof(*insn));
-			if (!insns) {
-				perror("calloc");
-				return -1;
-			}
-			idx = 0;
-		} else {
-			idx++;
-		}
-		insn = &insns[idx];
-		insn->idx = idx;
-		INIT_LIST_HEAD(&insn->call_node);
-		insn->sec = sec;
-		insn->offset = offset;
-		if (arch_decode_instruction(file, sec, offset,
-					    sec->sh.sh_size - offset, insn))
-			return -1;
-		insn->cfi = &cfi;
-		hash_add(file->insn_hash, &insn->hash, sec_offset_hash(sec, offset));
-	}
-
-	sec->text = true;
-	return 0;
 }
 
 static const struct alloc_tramp_stub *site_stub(struct alloc_site *site)
 {
 	return site->wrapper ? &arch_alloc_tramp_wrapper_stub :
 			       &arch_alloc_tramp_stub;
+}
+
+/*
+ * The stubs are code that objtool has not seen: give them instructions
+ * with the CFI of a function entry (one word deeper where a wrapper stub
+ * keeps the old tag on the stack), so that orc_create() covers them.
+ */
+static int add_stub_insns(struct objtool_file *file, struct section *sec,
+			  struct alloc_site *sites, int nr)
+{
+	static struct cfi_state cfi, saved_cfi;
+	struct cfi_init_state init;
+	struct instruction *insns = NULL, *insn;
+	unsigned long offset, end;
+	unsigned int idx = 0;
+	int i;
+
+	arch_initial_func_cfi_state(&init);
+	cfi.cfa = init.cfa;
+	memcpy(cfi.regs, init.regs, sizeof(cfi.regs));
+	cfi.stack_size = init.cfa.offset;
+	cfi.type = UNWIND_HINT_TYPE_CALL;
+	saved_cfi = cfi;
+	saved_cfi.cfa.offset += 8;
+	saved_cfi.stack_size += 8;
+
+	for (i = 0; i < nr; i++) {
+		const struct alloc_tramp_stub *stub = site_stub(&sites[i]);
+
+		end = sites[i].stub_off + stub->size;
+		for (offset = sites[i].stub_off; offset < end; offset += insn->len) {
+			unsigned long in_stub = offset - sites[i].stub_off;
+
+			if (!insns || idx == INSN_CHUNK_MAX) {
+				insns = calloc(INSN_CHUNK_SIZE, sizeof(*insn));
+				if (!insns) {
+					perror("calloc");
+					return -1;
+				}
+				idx = 0;
+			} else {
+				idx++;
+			}
+			insn = &insns[idx];
+			insn->idx = idx;
+			INIT_LIST_HEAD(&insn->call_node);
+			insn->sec = sec;
+			insn->offset = offset;
+			if (arch_decode_instruction(file, sec, offset, end - offset, insn))
+				return -1;
+			insn->cfi = in_stub >= stub->saved_from && in_stub < stub->saved_to ?
+				    &saved_cfi : &cfi;
+			hash_add(file->insn_hash, &insn->hash, sec_offset_hash(sec, offset));
+		}
+	}
+
+	sec->text = true;
+	return 0;
 }
 
 static int emit_stub(struct objtool_file *file, struct section *sec,
@@ -653,7 +692,7 @@ static int emit_stub(struct objtool_file *file, struct section *sec,
 	const struct alloc_tramp_stub *stub = site_stub(site);
 	unsigned long off = site->stub_off;
 	unsigned long tag_off = site->tag * ALLOC_TRAMP_TAG_SIZE;
-	struct symbol *body = body_symbol(file, site);
+	struct symbol *body = body_symbol(file, site), *leave;
 
 	memcpy(sec->data->d_buf + off, stub->bytes, stub->size);
 
@@ -665,8 +704,11 @@ static int emit_stub(struct objtool_file *file, struct section *sec,
 		return -1;
 
 	if (site->wrapper &&
-	    !elf_init_reloc(file->elf, sec->rsec, (*r)++, off + stub->target.offset,
-			    site->target, stub->target.addend, stub->target.type))
+	    (!(leave = get_symbol(file, ALLOC_TRAMP_WRAPPER_LEAVE)) ||
+	     !elf_init_reloc(file->elf, sec->rsec, (*r)++, off + stub->target.offset,
+			     site->target, stub->target.addend, stub->target.type) ||
+	     !elf_init_reloc(file->elf, sec->rsec, (*r)++, off + stub->leave.offset,
+			     leave, stub->leave.addend, stub->leave.type)))
 		return -1;
 
 	return 0;
@@ -689,7 +731,7 @@ static int emit_sections(struct objtool_file *file, struct alloc_site *sites,
 	for (i = 0; i < nr; i++) {
 		sites[i].stub_off = text_size;
 		text_size += site_stub(&sites[i])->size;
-		nr_text_relocs += sites[i].wrapper ? 3 : 2;
+		nr_text_relocs += sites[i].wrapper ? 4 : 2;
 	}
 
 	str_sec = create_sec(file, ALLOC_TRAMP_STR_SECTION, 1, strs->len, 0,
@@ -754,7 +796,7 @@ static int emit_sections(struct objtool_file *file, struct alloc_site *sites,
 			return -1;
 	}
 
-	return add_stub_insns(file, text_sec);
+	return add_stub_insns(file, text_sec, sites, nr);
 }
 
 /* Calls written with a *_noprof name are listed with a "-", not sites. */

@@ -4,6 +4,11 @@
  * its allocator and its trampoline.  The site is a call, jmp or jcc with a
  * rel32; only the rel32 changes.  Sites are queued and written in one
  * batch with text_poke_queue()/text_poke_finish(), as ftrace does.
+ *
+ * With call depth tracking, callthunks rewrote the direct calls to go
+ * through the call thunk in front of their target: such a call calls its
+ * allocator too, and switching off puts the call to the thunk back, as
+ * static_call does.  The trampoline's call entry accounts for the call.
  */
 #include <linux/alloc_tramp.h>
 #include <linux/init.h>
@@ -11,6 +16,7 @@
 #include <linux/memory.h>
 #include <linux/ptrace.h>
 #include <linux/string.h>
+#include <asm/alternative.h>
 #include <asm/text-patching.h>
 
 /* Offset of the rel32 in the site's instruction, or -EINVAL. */
@@ -32,6 +38,20 @@ static void *site_dest(const u8 *insn, int rel)
 	return (void *)insn + rel + 4 + rel32;
 }
 
+/* Where the site at @insn calls @target when it is off */
+static void *site_off_dest(const u8 *insn, void *target)
+{
+	if (insn[0] != CALL_INSN_OPCODE)
+		return target;
+	return callthunks_translate_call_dest(target);
+}
+
+/* Does the site at @insn, leading to @dest, call @target? */
+static bool site_calls_target(const u8 *insn, void *dest, void *target)
+{
+	return dest == target || dest == site_off_dest(insn, target);
+}
+
 /**
  * arch_alloc_tramp_queue - queue the redirection of one call site
  * @site: the site
@@ -46,18 +66,21 @@ static void *site_dest(const u8 *insn, int rel)
 int arch_alloc_tramp_queue(const struct alloc_tramp_site *site, bool on)
 {
 	u8 *addr = alloc_tramp_site_addr(site);
-	void *from = on ? alloc_tramp_site_target(site) : alloc_tramp_site_tramp(site);
-	void *to = on ? alloc_tramp_site_tramp(site) : alloc_tramp_site_target(site);
-	u8 insn[6];
+	void *target = alloc_tramp_site_target(site);
+	void *tramp = alloc_tramp_site_tramp(site);
 	int rel = site_rel32(addr), len;
+	void *dest, *to;
+	u8 insn[6];
 	s32 rel32;
 
 	lockdep_assert_held(&text_mutex);
 
 	if (rel < 0)
 		return rel;
-	if (site_dest(addr, rel) != from)
+	dest = site_dest(addr, rel);
+	if (on ? !site_calls_target(addr, dest, target) : dest != tramp)
 		return -EINVAL;
+	to = on ? tramp : site_off_dest(addr, target);
 
 	len = rel + 4;
 	memcpy(insn, addr, len);
@@ -83,14 +106,24 @@ void arch_alloc_tramp_finish(void)
  * arch_alloc_tramp_calls - where a site's instruction leads now
  * @site: the site
  *
- * Return: the address the call or jump goes to.
+ * Return: the address the call or jump goes to, the site's target when
+ * it goes through the target's call thunk.
  */
 void *arch_alloc_tramp_calls(const struct alloc_tramp_site *site)
 {
 	u8 *addr = alloc_tramp_site_addr(site);
+	void *target = alloc_tramp_site_target(site);
 	int rel = site_rel32(addr);
+	void *dest;
 
-	return rel < 0 ? NULL : site_dest(addr, rel);
+	if (rel < 0)
+		return NULL;
+	dest = site_dest(addr, rel);
+	mutex_lock(&text_mutex);
+	if (site_calls_target(addr, dest, target))
+		dest = target;
+	mutex_unlock(&text_mutex);
+	return dest;
 }
 
 /*

@@ -14,6 +14,13 @@
  * %rbx keeps the old tag across the call.  Arguments past the sixth are
  * copied below the saved %rbx, and the stack keeps the 16-byte parity
  * the target had when called directly.
+ *
+ * A call site enters at __alloc_tramp_<target>, a tail call (jmp, jcc)
+ * at __alloc_tramp_tail_<target>.  With call depth tracking, the call of
+ * a patched site no longer goes through the target's call thunk, and the
+ * body's return must be accounted for: the call entry does it.  The
+ * body's own call of the target is a direct call, which the call thunks
+ * account for as any other.
  */
 #include <linux/export.h>
 #include <linux/linkage.h>
@@ -21,12 +28,16 @@
 #include <linux/kconfig.h>
 #include <asm/asm-offsets.h>
 #include <asm/ibt.h>
+#include <asm/nospec-branch.h>
 #include <asm/percpu.h>
 #include <asm/unwind_hints.h>
 
 .macro ALLOC_TRAMP_BODY target:req stack_words:req export=1
 	.set .Lpad, 8 * ((\stack_words) & 1)
 SYM_FUNC_START(__alloc_tramp_\target)
+	CALL_DEPTH_ACCOUNT
+SYM_INNER_LABEL(__alloc_tramp_tail_\target, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
 	pushq	%rbx
 	movq	PER_CPU_VAR(pcpu_hot + X86_current_task), %r10
 	movq	TASK_alloc_tag(%r10), %rbx
@@ -48,6 +59,7 @@ SYM_FUNC_START(__alloc_tramp_\target)
 SYM_FUNC_END(__alloc_tramp_\target)
 	.if \export
 EXPORT_SYMBOL(__alloc_tramp_\target)
+EXPORT_SYMBOL(__alloc_tramp_tail_\target)
 	.endif
 .endm
 
@@ -72,43 +84,52 @@ EXPORT_SYMBOL(__alloc_tramp_\target)
  * (kzalloc_noprof.constprop.0, ...) has no body of its own.  Its stub is
  *
  *	lea	tag(%rip), %r11
- *	call	__alloc_tramp_wrapper
- *	jmp	wrapper
+ *	call	__alloc_tramp_wrapper_enter	(__alloc_tramp_tail_... for a jmp)
+ *	call	wrapper
+ *	jmp	__alloc_tramp_wrapper_leave
  *
- * __alloc_tramp_wrapper sets the tag and returns into the stub's jmp with
- * the stack the wrapper expects, except that its return address leads to
- * __alloc_tramp_wrapper_exit, which puts the old tag back.  While the
- * wrapper runs the stack is: exit, old tag, %rbx, pad, caller's return.
- * The wrappers take no stack arguments.
+ * The enter saves the old tag below its return address and sets the
+ * site's: while the wrapper runs, the stub's frame is the old tag and the
+ * caller's return address.  The leave puts the old tag back and returns
+ * to the caller.  Every call returns where it came from.  The wrappers
+ * take no stack arguments.
+ *
+ * With call depth tracking, none of the stub's calls goes through a call
+ * thunk: the enter accounts for its own return and the wrapper's, and,
+ * for a call site, for the leave's return to the caller.
  */
-SYM_CODE_START(__alloc_tramp_wrapper)
+.macro ALLOC_TRAMP_WRAPPER_ENTER name:req calls:req
+SYM_CODE_START(\name)
 	UNWIND_HINT_FUNC
 	ENDBR
-	popq	%r10
-	UNWIND_HINT_FUNC
-	subq	$8, %rsp
-	pushq	%rbx
-	movq	PER_CPU_VAR(pcpu_hot + X86_current_task), %rbx
-	pushq	TASK_alloc_tag(%rbx)
-	movq	%r11, TASK_alloc_tag(%rbx)
-	movq	8(%rsp), %rbx
-	leaq	__alloc_tramp_wrapper_exit(%rip), %r11
-	pushq	%r11
-	pushq	%r10
+	CALL_DEPTH_ACCOUNT
+	CALL_DEPTH_ACCOUNT
+	.if \calls == 3
+	CALL_DEPTH_ACCOUNT
+	.endif
+	movq	PER_CPU_VAR(pcpu_hot + X86_current_task), %r10
+	pushq	TASK_alloc_tag(%r10)
+	movq	%r11, TASK_alloc_tag(%r10)
+	/* The old tag and the return address change places. */
+	movq	(%rsp), %r10
+	movq	8(%rsp), %r11
+	movq	%r11, (%rsp)
+	movq	%r10, 8(%rsp)
 	UNWIND_HINT_FUNC
 	RET
-SYM_CODE_END(__alloc_tramp_wrapper)
-EXPORT_SYMBOL(__alloc_tramp_wrapper)
+SYM_CODE_END(\name)
+EXPORT_SYMBOL(\name)
+.endm
 
-SYM_CODE_START_LOCAL(__alloc_tramp_wrapper_ret)
-	/* The unwinder looks up the return address - 1: cover it too. */
-	UNWIND_HINT type=UNWIND_HINT_TYPE_CALL sp_reg=ORC_REG_SP sp_offset=32
-	nop
-SYM_INNER_LABEL(__alloc_tramp_wrapper_exit, SYM_L_LOCAL)
+ALLOC_TRAMP_WRAPPER_ENTER __alloc_tramp_wrapper_enter, 3
+ALLOC_TRAMP_WRAPPER_ENTER __alloc_tramp_tail_wrapper_enter, 2
+
+SYM_CODE_START(__alloc_tramp_wrapper_leave)
+	UNWIND_HINT type=UNWIND_HINT_TYPE_CALL sp_reg=ORC_REG_SP sp_offset=16
 	ANNOTATE_NOENDBR
 	movq	PER_CPU_VAR(pcpu_hot + X86_current_task), %r10
 	popq	TASK_alloc_tag(%r10)
-	popq	%rbx
-	addq	$8, %rsp
+	UNWIND_HINT_FUNC
 	RET
-SYM_CODE_END(__alloc_tramp_wrapper_ret)
+SYM_CODE_END(__alloc_tramp_wrapper_leave)
+EXPORT_SYMBOL(__alloc_tramp_wrapper_leave)

@@ -11,6 +11,7 @@
  *          which makes them fail
  * A command that returns with current->alloc_tag still set fails with
  * -EUCLEAN: a trampoline left its tag behind.
+ * Its init keeps one kmalloc(64) until unload, from a site in init text.
  * A "line: NAME" comment marks each allocation; the build writes them to
  * alloc_tramp_test.lines for the test script.
  */
@@ -200,8 +201,14 @@ static const struct file_operations test_fops = {
 	.write = test_write,
 };
 
+/* Allocated from init text, which is freed once the module is live */
+static void *init_buf;
+
 static int __init test_init(void)
 {
+	init_buf = kmalloc(64, GFP_KERNEL);			/* line: init */
+	if (!init_buf)
+		return -ENOMEM;
 	test_file = debugfs_create_file("alloc_tramp_test", 0200, NULL, NULL,
 					&test_fops);
 	return 0;
@@ -209,6 +216,7 @@ static int __init test_init(void)
 
 static void __exit test_exit(void)
 {
+	kfree(init_buf);
 	debugfs_remove(test_file);
 	test_free();
 	test_fail_free();

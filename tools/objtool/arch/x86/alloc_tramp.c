@@ -28,16 +28,22 @@ const struct alloc_tramp_stub arch_alloc_tramp_stub = {
 
 /*
  *	lea	tag(%rip), %r11
- *	call	__alloc_tramp_wrapper
- *	jmp	wrapper		(returned to, with the tag restorer as return address)
+ *	call	__alloc_tramp_[tail_]wrapper_enter	(saves the old tag below
+ *						 the return address, sets tag)
+ *	call	wrapper
+ *	jmp	__alloc_tramp_wrapper_leave	(puts the old tag back, returns)
  *	int3 padding
+ *
+ * Every call returns to where it was made from, so the return stack
+ * buffer and call depth tracking stay right.  From the second call on,
+ * the old tag is on the stack: the CFA is %rsp + 16.
  */
 static const unsigned char wrapper_stub_bytes[32] = {
 	0x4c, 0x8d, 0x1d, 0, 0, 0, 0,
 	0xe8, 0, 0, 0, 0,
+	0xe8, 0, 0, 0, 0,
 	0xe9, 0, 0, 0, 0,
-	0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc,
-	0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc,
+	0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc,
 };
 
 const struct alloc_tramp_stub arch_alloc_tramp_wrapper_stub = {
@@ -46,6 +52,9 @@ const struct alloc_tramp_stub arch_alloc_tramp_wrapper_stub = {
 	.tag	= { .offset = 3,  .type = R_X86_64_PC32,  .addend = -4 },
 	.body	= { .offset = 8,  .type = R_X86_64_PLT32, .addend = -4 },
 	.target	= { .offset = 13, .type = R_X86_64_PLT32, .addend = -4 },
+	.leave	= { .offset = 18, .type = R_X86_64_PLT32, .addend = -4 },
+	.saved_from = 12,
+	.saved_to = 22,
 };
 
 int arch_alloc_tramp_rel32(const unsigned char *insn, unsigned int len)

@@ -25,8 +25,13 @@ struct alloc_tramp_reloc {
  * @tag:    the relocation that gives the stub its tag
  * @body:   the relocation to the tagged-call body
  * @target: for a wrapper stub, the relocation to the wrapper
+ * @leave:  for a wrapper stub, the relocation to the tag restorer
+ * @saved_from: for a wrapper stub, the first byte where a saved tag is
+ *              on the stack below the return address
+ * @saved_to: and the byte after the last
  *
- * The stub unwinds as a function entry wherever it is interrupted.
+ * The stub unwinds as a function entry wherever it is interrupted, but
+ * for one word more on the stack in [@saved_from, @saved_to).
  */
 struct alloc_tramp_stub {
 	unsigned int size;
@@ -34,6 +39,8 @@ struct alloc_tramp_stub {
 	struct alloc_tramp_reloc tag;
 	struct alloc_tramp_reloc body;
 	struct alloc_tramp_reloc target;
+	struct alloc_tramp_reloc leave;
+	unsigned int saved_from, saved_to;
 };
 
 /* Calls an allocator: jumps to the allocator's own body. */
@@ -42,8 +49,9 @@ extern const struct alloc_tramp_stub arch_alloc_tramp_stub;
 /*
  * Calls an out-of-line copy of a static inline allocator wrapper
  * (kzalloc_noprof.constprop.0, ...), which has no body of its own: calls
- * the common wrapper body, which sets the tag and returns into the stub
- * to jump to the wrapper with a return address that restores the tag.
+ * the common wrapper entry, which saves the old tag on the stack and sets
+ * the site's, calls the wrapper, and jumps to the common exit, which
+ * restores the old tag and returns to the site's caller.
  */
 extern const struct alloc_tramp_stub arch_alloc_tramp_wrapper_stub;
 

@@ -26,6 +26,8 @@ static int tests, failed;
 #define ALLOC_TRAMP_TARGET(name, stack_words)				\
 	".globl __alloc_tramp_" #name "\n"				\
 	"__alloc_tramp_" #name ":\n"					\
+	".globl __alloc_tramp_tail_" #name "\n"			\
+	"__alloc_tramp_tail_" #name ":\n"				\
 	"	# " #stack_words " stack words\n"			\
 	"	.weak " #name "\n"					\
 	"	movq %r11, cur_tag(%rip)\n"				\
@@ -40,21 +42,20 @@ asm(".text\n"
 );
 
 /* The kernel's, with cur_tag for current->alloc_tag. */
-asm(".text\n.globl __alloc_tramp_wrapper\n"
-	"__alloc_tramp_wrapper:\n"
-	"	popq %r10\n"
-	"	subq $8, %rsp\n"
-	"	pushq %rbx\n"
+asm(".text\n"
+	".globl __alloc_tramp_wrapper_enter, __alloc_tramp_tail_wrapper_enter\n"
+	"__alloc_tramp_wrapper_enter:\n"
+	"__alloc_tramp_tail_wrapper_enter:\n"
 	"	pushq cur_tag(%rip)\n"
 	"	movq %r11, cur_tag(%rip)\n"
-	"	leaq wrapper_exit(%rip), %r11\n"
-	"	pushq %r11\n"
-	"	pushq %r10\n"
+	"	movq (%rsp), %r10\n"
+	"	movq 8(%rsp), %r11\n"
+	"	movq %r11, (%rsp)\n"
+	"	movq %r10, 8(%rsp)\n"
 	"	ret\n"
-	"wrapper_exit:\n"
+	".globl __alloc_tramp_wrapper_leave\n"
+	"__alloc_tramp_wrapper_leave:\n"
 	"	popq cur_tag(%rip)\n"
-	"	popq %rbx\n"
-	"	addq $8, %rsp\n"
 	"	ret\n");
 
 void use(void *p) { }
@@ -133,7 +134,7 @@ int main(void)
 		for (i = 0; i < 9; i++)
 			want[i] = 0x1000 + i;
 
-		if (((unsigned char *)tramp)[7] == 0xe8) {
+		if (((unsigned char *)tramp)[12] == 0xe8) {
 			/* A wrapper stub: kcalloc_noprof(n, 8) */
 			cur_tag = NULL;
 			ok(((void *(*)(unsigned long, unsigned long))tramp)

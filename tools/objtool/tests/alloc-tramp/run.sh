@@ -92,8 +92,14 @@ check "16-byte stub per site, 32 for the wrapper" \
 	test "$(secsize sites.o .alloc_tramp.text)" = $((16 * nsites + 16))
 check "16-byte site entry per site" test "$(secsize sites.o .alloc_tramp.sites)" = $((16 * nsites))
 check "40-byte alloc_tag per tag" test "$(secsize sites.o alloc_tags)" = $((40 * ntags))
-check "two relocations per stub, three for the wrapper" \
-	test "$(nrelocs sites.o .alloc_tramp.text)" = $((2 * nsites + 1))
+check "two relocations per stub, four for the wrapper" \
+	test "$(nrelocs sites.o .alloc_tramp.text)" = $((2 * nsites + 2))
+check "a tail call's stub jumps to the tail body" bash -c \
+	"objdump -dr -j .alloc_tramp.text sites.o |
+	 grep -q 'R_X86_64_PLT32.*__alloc_tramp_tail___kmalloc_noprof-0x4'"
+check "the wrapper stub calls enter and the wrapper, then jumps to leave" bash -c \
+	"objdump -dr -j .alloc_tramp.text sites.o | grep -A6 'wrapper_enter-0x4' |
+	 grep -A3 'R_X86_64_PLT32.*kcalloc_noprof' | grep -q '__alloc_tramp_wrapper_leave-0x4'"
 check "four relocations per site entry" \
 	test "$(nrelocs sites.o .alloc_tramp.sites)" = $((4 * nsites))
 check "built-in tags: function and file, no module" \
@@ -104,6 +110,8 @@ check "stubs are lea tag(%rip),%r11; jmp body" bash -c \
 "$objtool" --dump=orc sites.o > orc 2>&1
 check "stubs unwind as a function entry (ORC)" \
 	grep -q '^\.alloc_tramp\.text+0:type:call sp:sp+8 ' orc
+check "the wrapper stub unwinds one word deeper from its second call" \
+	grep -q '^\.alloc_tramp\.text+[0-9a-f]*:type:call sp:sp+16 ' orc
 end=$(printf %x $((16 * nsites + 16)))
 check "ORC ends after the stubs" grep -q "^\.alloc_tramp\.text+$end:type:(und)" orc
 
@@ -143,6 +151,14 @@ gcc -c "$here/bad-type.S" -o bad-type.o
 check "a relocation type it does not know is refused" test $? -ne 0
 check "with a message" grep -q 'bad_type.*unexpected relocation' bad-type.out
 check "and the object is untouched" cmp bad.o bad-orig.o
+
+# A short jump to a nearby wrapper copy is skipped, with a warning.
+gcc -c "$here/short.S" -o short.o
+"$objtool" --alloc-trampolines --alloc-tramp-list short.o > short.list 2> short.err
+check "a short tail jump does not fail the build" test $? -eq 0
+check "it is named in a warning" grep -q 'short_tail+0x5: .*short jump to kzalloc_noprof' short.err
+check "and only the long call is a site" \
+	test "$(grep -v '^- ' short.list)" = "short_tail+0x0 kzalloc_noprof.constprop.0 short.o:0 short_tail"
 
 # Run the stubs: the same source with the small code model, in user space.
 gcc ${kflags/-mcmodel=kernel/-mcmodel=small} "${kdefs[@]}" -c "$here/sites.c" -o small.o &&
