@@ -15,12 +15,9 @@ echo "1..26"
 . ../lib/tap.inc
 
 report=/sys/kernel/debug/allocations
-line() { awk -v k="$1" '$1 == k { print $2 }' alloc_tramp_test.lines; }
+line() { test_line "$1"; }
 # "bytes calls" of a line of the test module, from /proc/allocinfo
-info() {
-	awk -v l="alloc_tramp_test.c:$(line "$1")" \
-		'$3 ~ l "$" && $4 == "[alloc_tramp_test]" { print $1, $2 }' /proc/allocinfo
-}
+info() { test_info "$1"; }
 want() { [ "$(info "$1")" = "$2" ]; ok $? "$1: '$(info "$1")', want '$2'"; }
 
 echo 1 > /sys/kernel/mm/alloc_trampolines/enabled

@@ -14,11 +14,6 @@ echo "1..6"
 
 en=/sys/kernel/mm/alloc_trampolines/enabled
 sys=/proc/sys/vm/mem_profiling
-line() { awk -v k="$1" '$1 == k { print $2 }' alloc_tramp_test.lines; }
-info() {
-	awk -v l="alloc_tramp_test.c:$(line "$1")" \
-		'$3 ~ l "$" && $4 == "[alloc_tramp_test]" { print $1, $2 }' /proc/allocinfo
-}
 
 [ "$(cat $sys)" = 0 ] && grep -q '^0 ' $en
 ok $? "off: vm.mem_profiling reads 0"
@@ -26,14 +21,14 @@ insmod alloc_tramp_holder.ko && insmod alloc_tramp_test.ko
 echo 1 > $sys && grep -qE '^1 \([1-9][0-9]* of ' $en && [ "$(cat $sys)" = 1 ]
 ok $? "vm.mem_profiling=1 switches on: $(cat $en)"
 echo alloc > /sys/kernel/debug/alloc_tramp_test
-k=$(info kmalloc)
+k=$(test_info kmalloc)
 [ "${k#* }" = 10 ]
 ok $? "allocations are counted: '$k'"
 echo 0 > $sys && grep -q '^0 (0 of ' $en && [ "$(cat $sys)" = 0 ]
 ok $? "vm.mem_profiling=0 switches off: $(cat $en)"
 echo free > /sys/kernel/debug/alloc_tramp_test
-[ "$(info kmalloc)" = "0 0" ]
-ok $? "memory freed after off is subtracted: '$(info kmalloc)'"
+[ "$(test_info kmalloc)" = "0 0" ]
+ok $? "memory freed after off is subtracted: '$(test_info kmalloc)'"
 ! echo 2 > $sys 2> /dev/null && [ "$(cat $sys)" = 0 ]
 ok $? "vm.mem_profiling=2 is refused"
 rmmod alloc_tramp_test && rmmod alloc_tramp_holder
