@@ -57,7 +57,7 @@ for v in guest prof tramp debug; do
 		case $v in tramp) stuff="alloc_tramp/toggle.sh" ;; *) stuff= ;; esac
 		[ "$v" = tramp ] || [ "$v" = debug ] &&
 			RUN_NAME=$v-stuff QEMU_EXTRA="-cpu Skylake-Client-v4" \
-			GUEST_ARGS=retbleed=stuff GUEST_TIMEOUT=1800 \
+			GUEST_ARGS="retbleed=stuff alloc_tramp.toggles=200" GUEST_TIMEOUT=1800 \
 			"$here/run-guest-tests.sh" "$top" "$build" "$v" \
 			alloc_tramp/calldepth.sh $stuff 2>&1 | emit
 		[ "$v" = tramp ] &&
