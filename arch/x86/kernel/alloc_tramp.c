@@ -148,6 +148,15 @@ static int alloc_tramp_int3_notify(struct notifier_block *nb,
 	if (!alloc_tramp_is_site(ip))
 		return NOTIFY_DONE;
 
+	/*
+	 * Its first byte is an INT3 again: the next batch is under way, and
+	 * poke_int3_handler() will know the site when it traps again.
+	 */
+	if (*ip == INT3_INSN_OPCODE) {
+		regs->ip = (unsigned long)ip;
+		return NOTIFY_STOP;
+	}
+
 	rel = site_rel32(ip);
 	if (rel < 0)
 		return NOTIFY_DONE;
