@@ -56,7 +56,6 @@ static_assert(offsetof(struct alloc_tag, ct.filename) == ALLOC_TRAMP_TAG_FILENAM
  * @init:     bitmap of the sites in the module's init text
  * @init_gone: the module's init text was freed (MODULE_STATE_LIVE)
  * @counters: the per-CPU counters of @tags, ALLOC_TRAMP_CHUNK_TAGS a chunk
- * @nr_chunks: entries in @counters
  */
 struct alloc_tramp_table {
 	struct list_head list;
@@ -71,7 +70,6 @@ struct alloc_tramp_table {
 	unsigned long *init;
 	bool init_gone;
 	struct alloc_tag_counters __percpu **counters;
-	unsigned int nr_chunks;
 };
 
 /*
@@ -212,11 +210,16 @@ static void table_patch(struct alloc_tramp_table *t, bool on)
 			alloc_tramp_site_addr(refused));
 }
 
+static unsigned int table_nr_chunks(struct alloc_tramp_table *t)
+{
+	return DIV_ROUND_UP(t->nr_tags, ALLOC_TRAMP_CHUNK_TAGS);
+}
+
 static void table_free_counters(struct alloc_tramp_table *t)
 {
 	unsigned int i;
 
-	for (i = 0; t->counters && i < t->nr_chunks; i++)
+	for (i = 0; t->counters && i < table_nr_chunks(t); i++)
 		free_percpu(t->counters[i]);
 	kfree(t->counters);
 	t->counters = NULL;
@@ -237,13 +240,12 @@ static int table_alloc_counters(struct alloc_tramp_table *t)
 {
 	unsigned int i, n;
 
-	t->nr_chunks = DIV_ROUND_UP(t->nr_tags, ALLOC_TRAMP_CHUNK_TAGS);
-	t->counters = kcalloc(max(t->nr_chunks, 1U), sizeof(*t->counters),
+	t->counters = kcalloc(max(table_nr_chunks(t), 1U), sizeof(*t->counters),
 			      GFP_KERNEL);
 	if (!t->counters)
 		return -ENOMEM;
 
-	for (i = 0; i < t->nr_chunks; i++) {
+	for (i = 0; i < table_nr_chunks(t); i++) {
 		n = min_t(unsigned int, t->nr_tags - i * ALLOC_TRAMP_CHUNK_TAGS,
 			  ALLOC_TRAMP_CHUNK_TAGS);
 		t->counters[i] = __alloc_percpu(n * sizeof(**t->counters),
@@ -332,6 +334,17 @@ static int alloc_tramp_module_coming(struct module *mod)
 	return 0;
 }
 
+/* The table of @mod, NULL if it has no sites; alloc_tramp_mutex held. */
+static struct alloc_tramp_table *module_table(struct module *mod)
+{
+	struct alloc_tramp_table *t;
+
+	list_for_each_entry(t, &alloc_tramp_tables, list)
+		if (t->mod == mod)
+			return t;
+	return NULL;
+}
+
 /*
  * do_init_module() frees the init text after MODULE_STATE_LIVE: its sites
  * are forgotten while it is still there, so that no later switch, filter
@@ -339,32 +352,25 @@ static int alloc_tramp_module_coming(struct module *mod)
  */
 static void alloc_tramp_module_live(struct module *mod)
 {
-	struct alloc_tramp_table *t;
+	struct alloc_tramp_table *t = module_table(mod);
 
-	list_for_each_entry(t, &alloc_tramp_tables, list) {
-		if (t->mod != mod)
-			continue;
-		t->init_gone = true;
-		table_forget_gone(t);
+	if (!t)
 		return;
-	}
+	t->init_gone = true;
+	table_forget_gone(t);
 }
 
 static void alloc_tramp_module_going(struct module *mod)
 {
-	struct alloc_tramp_table *t;
+	struct alloc_tramp_table *t = module_table(mod);
 
-	list_for_each_entry(t, &alloc_tramp_tables, list) {
-		if (t->mod != mod)
-			continue;
-
-		/* Its text goes away: nothing to unpatch, just forget it. */
-		list_del_rcu(&t->list);
-		table_free_bitmaps(t);
-		t->mod = NULL;
-		list_add_rcu(&t->retired, &alloc_tramp_retired);
+	if (!t)
 		return;
-	}
+	/* Its text goes away: nothing to unpatch, just forget it. */
+	list_del_rcu(&t->list);
+	table_free_bitmaps(t);
+	t->mod = NULL;
+	list_add_rcu(&t->retired, &alloc_tramp_retired);
 }
 
 /**
