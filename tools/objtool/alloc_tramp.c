@@ -703,12 +703,15 @@ static int emit_stub(struct objtool_file *file, struct section *sec,
 			    body, stub->body.addend, stub->body.type))
 		return -1;
 
-	if (site->wrapper &&
-	    (!(leave = get_symbol(file, ALLOC_TRAMP_WRAPPER_LEAVE)) ||
-	     !elf_init_reloc(file->elf, sec->rsec, (*r)++, off + stub->target.offset,
-			     site->target, stub->target.addend, stub->target.type) ||
-	     !elf_init_reloc(file->elf, sec->rsec, (*r)++, off + stub->leave.offset,
-			     leave, stub->leave.addend, stub->leave.type)))
+	if (!site->wrapper)
+		return 0;
+
+	leave = get_symbol(file, ALLOC_TRAMP_WRAPPER_LEAVE);
+	if (!leave ||
+	    !elf_init_reloc(file->elf, sec->rsec, (*r)++, off + stub->target.offset,
+			    site->target, stub->target.addend, stub->target.type) ||
+	    !elf_init_reloc(file->elf, sec->rsec, (*r)++, off + stub->leave.offset,
+			    leave, stub->leave.addend, stub->leave.type))
 		return -1;
 
 	return 0;
