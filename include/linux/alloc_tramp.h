@@ -7,7 +7,10 @@
 #ifndef _LINUX_ALLOC_TRAMP_H
 #define _LINUX_ALLOC_TRAMP_H
 
+#include <linux/alloc_tag.h>
 #include <linux/alloc_tramp_types.h>
+#include <linux/instruction_pointer.h>
+#include <linux/sched.h>
 #include <linux/types.h>
 
 struct alloc_tag;
@@ -16,7 +19,7 @@ struct alloc_tag;
 
 int alloc_tramp_set_enabled(bool on);
 bool alloc_tramp_is_enabled(void);
-bool alloc_tramp_is_site(void *addr);
+void alloc_tramp_module_load(struct alloc_tag *first_tag);
 void alloc_tramp_module_unload(struct alloc_tag *first_tag, bool unused);
 /* lib/alloc_tag.c */
 bool mem_alloc_profiling_supported(void);
@@ -26,12 +29,62 @@ int arch_alloc_tramp_queue(const struct alloc_tramp_site *site, bool on);
 void arch_alloc_tramp_finish(void);
 void *arch_alloc_tramp_calls(const struct alloc_tramp_site *site);
 
+/*
+ * The bodies in assembly, not called from C: declared for the CRCs that
+ * MODVERSIONS makes of their exports (asm/asm-prototypes.h).
+ */
+#define ALLOC_TRAMP_TARGET(name, stack_words)				\
+	void __alloc_tramp_##name(void);				\
+	void __alloc_tramp_tail_##name(void);
+#define ALLOC_TRAMP_TARGET_IF(config, name, stack_words)		\
+	ALLOC_TRAMP_TARGET(name, stack_words)
+#define ALLOC_TRAMP_TARGET_MEMINIT(name, stack_words)			\
+	ALLOC_TRAMP_TARGET(name, stack_words)
+#include <linux/alloc_tramp_targets.h>
+#undef ALLOC_TRAMP_TARGET
+#undef ALLOC_TRAMP_TARGET_IF
+#undef ALLOC_TRAMP_TARGET_MEMINIT
+void __alloc_tramp_wrapper_enter(void);
+void __alloc_tramp_tail_wrapper_enter(void);
+void __alloc_tramp_wrapper_leave(void);
+
+extern const u8 __alloc_tramp_bodies_start[], __alloc_tramp_bodies_end[];
+
+/**
+ * alloc_tramp_caller - the caller of an allocator entry point
+ * @ip: the entry point's return address, its _RET_IP_
+ *
+ * A patched call site calls its allocator from a trampoline body, which
+ * left the site's return address in current->alloc_tramp_ret_ip.  Until
+ * the trampolines were first switched on, no body ran: the test of the
+ * key is all it costs.
+ *
+ * Return: @ip, or the site's return address if @ip is in a body.
+ */
+static __always_inline unsigned long alloc_tramp_caller(unsigned long ip)
+{
+	if (mem_alloc_profiling_enabled() &&
+	    ip - (unsigned long)__alloc_tramp_bodies_start <
+	    (unsigned long)(__alloc_tramp_bodies_end - __alloc_tramp_bodies_start))
+		return current->alloc_tramp_ret_ip;
+	return ip;
+}
+
 #else
 
+static __always_inline unsigned long alloc_tramp_caller(unsigned long ip)
+{
+	return ip;
+}
+
+static inline void alloc_tramp_module_load(struct alloc_tag *first_tag) {}
 static inline void alloc_tramp_module_unload(struct alloc_tag *first_tag,
 					     bool unused) {}
 
 #endif
+
+/* _RET_IP_ of an allocator entry point, the same with or without trampolines */
+#define _ALLOC_RET_IP_	alloc_tramp_caller(_RET_IP_)
 
 extern struct alloc_tramp_site __start_alloc_tramp_sites[];
 extern struct alloc_tramp_site __stop_alloc_tramp_sites[];

@@ -11,9 +11,15 @@
  *	current->alloc_tag = old;
  *	return ret;
  *
+ * The allocator's _RET_IP_ is then the body: the body leaves the site's
+ * return address in current->alloc_tramp_ret_ip, where alloc_tramp_caller()
+ * finds it, so that tracepoints, SLUB's alloc_traces and vmallocinfo name
+ * the real caller.
+ *
  * %rbx keeps the old tag across the call.  Arguments past the sixth are
  * copied below the saved %rbx, and the stack keeps the 16-byte parity
- * the target had when called directly.
+ * the target had when called directly.  With frame pointers, the body
+ * has a frame of its own, as C functions do.
  *
  * A call site enters at __alloc_tramp_<target>, a tail call (jmp, jcc)
  * at __alloc_tramp_tail_<target>.  With call depth tracking, the call of
@@ -27,34 +33,46 @@
 #include <linux/objtool.h>
 #include <linux/kconfig.h>
 #include <asm/asm-offsets.h>
+#include <asm/frame.h>
 #include <asm/ibt.h>
 #include <asm/nospec-branch.h>
 #include <asm/percpu.h>
 #include <asm/unwind_hints.h>
 
 .macro ALLOC_TRAMP_BODY target:req stack_words:req export=1
-	.set .Lpad, 8 * ((\stack_words) & 1)
+	/*
+	 * Words above the copied arguments: the return address, %rbp, %rbx
+	 * and the task's previous alloc_tramp_ret_ip.
+	 */
+	.set .Lsaved, 3 + IS_ENABLED(CONFIG_FRAME_POINTER)
+	.set .Lpad, 8 * (((\stack_words) + .Lsaved) & 1)
 SYM_FUNC_START(__alloc_tramp_\target)
 	CALL_DEPTH_ACCOUNT
 SYM_INNER_LABEL(__alloc_tramp_tail_\target, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
+	FRAME_BEGIN
 	pushq	%rbx
 	movq	PER_CPU_VAR(pcpu_hot + X86_current_task), %r10
 	movq	TASK_alloc_tag(%r10), %rbx
 	movq	%r11, TASK_alloc_tag(%r10)
-	.if \stack_words
+	pushq	TASK_alloc_tramp_ret_ip(%r10)
+	movq	(8 * (.Lsaved - 1))(%rsp), %r11
+	movq	%r11, TASK_alloc_tramp_ret_ip(%r10)
+	.if .Lpad
 	subq	$.Lpad, %rsp
-	.rept \stack_words
-	pushq	(16 + .Lpad + 8 * ((\stack_words) - 1))(%rsp)
-	.endr
 	.endif
+	.rept \stack_words
+	pushq	(8 * .Lsaved + .Lpad + 8 * ((\stack_words) - 1))(%rsp)
+	.endr
 	call	\target
-	.if \stack_words
+	.if .Lpad + (\stack_words)
 	addq	$(.Lpad + 8 * (\stack_words)), %rsp
 	.endif
 	movq	PER_CPU_VAR(pcpu_hot + X86_current_task), %r10
+	popq	TASK_alloc_tramp_ret_ip(%r10)
 	movq	%rbx, TASK_alloc_tag(%r10)
 	popq	%rbx
+	FRAME_END
 	RET
 SYM_FUNC_END(__alloc_tramp_\target)
 	.if \export
@@ -77,7 +95,17 @@ EXPORT_SYMBOL(__alloc_tramp_tail_\target)
 	.endif
 
 	.text
+/*
+ * alloc_tramp_caller() knows a call from a body by its return address:
+ * it compares with these, which are never jumped to.
+ */
+	.globl	__alloc_tramp_bodies_start
+__alloc_tramp_bodies_start:
+	ANNOTATE_NOENDBR
 #include <linux/alloc_tramp_targets.h>
+	.globl	__alloc_tramp_bodies_end
+__alloc_tramp_bodies_end:
+	ANNOTATE_NOENDBR
 
 /*
  * A call of an out-of-line copy of a static inline allocator wrapper
