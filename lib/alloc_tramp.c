@@ -17,6 +17,7 @@
 #include <linux/alloc_tag.h>
 #include <linux/alloc_tramp.h>
 #include <linux/bitmap.h>
+#include <linux/cpu.h>
 #include <linux/debugfs.h>
 #include <linux/init.h>
 #include <linux/kallsyms.h>
@@ -44,7 +45,7 @@ static_assert(offsetof(struct alloc_tag, ct.filename) == ALLOC_TRAMP_TAG_FILENAM
 
 /**
  * struct alloc_tramp_table - the sites and tags of vmlinux or of a module
- * @list:     in alloc_tramp_tables (RCU: read by alloc_tramp_is_site())
+ * @list:     in alloc_tramp_tables (RCU: read by the debug checks)
  * @retired:  in alloc_tramp_retired, once its module went
  * @mod:      the module, NULL for vmlinux
  * @sites:    its site table
@@ -55,6 +56,8 @@ static_assert(offsetof(struct alloc_tag, ct.filename) == ALLOC_TRAMP_TAG_FILENAM
  * @patched:  bitmap of the sites that call their trampolines
  * @init:     bitmap of the sites in the module's init text
  * @init_gone: the module's init text was freed (MODULE_STATE_LIVE)
+ * @codetag:  codetag knows its tags, and will unload them
+ * @name:     "vmlinux" or the module's name
  * @counters: the per-CPU counters of @tags, ALLOC_TRAMP_CHUNK_TAGS a chunk
  */
 struct alloc_tramp_table {
@@ -69,6 +72,8 @@ struct alloc_tramp_table {
 	unsigned long *patched;
 	unsigned long *init;
 	bool init_gone;
+	bool codetag;
+	char name[MODULE_NAME_LEN];
 	struct alloc_tag_counters __percpu **counters;
 };
 
@@ -182,7 +187,23 @@ static void table_choose(struct alloc_tramp_table *t)
 		__assign_bit(i, t->chosen, site_chosen(&t->sites[i]));
 }
 
-/* Patch the chosen sites of @t, or none if !@on; text_mutex held. */
+/*
+ * A batch is written as jump labels are: with CPU hotplug held off
+ * (text_poke_sync() interrupts every online CPU) and under text_mutex.
+ */
+static void patch_lock(void)
+{
+	cpus_read_lock();
+	mutex_lock(&text_mutex);
+}
+
+static void patch_unlock(void)
+{
+	mutex_unlock(&text_mutex);
+	cpus_read_unlock();
+}
+
+/* Patch the chosen sites of @t, or none if !@on; under patch_lock(). */
 static void table_patch(struct alloc_tramp_table *t, bool on)
 {
 	const struct alloc_tramp_site *refused = NULL;
@@ -270,6 +291,7 @@ static int table_init(struct alloc_tramp_table *t, struct module *mod,
 	unsigned int i;
 
 	t->mod = mod;
+	strscpy(t->name, mod ? mod->name : "vmlinux");
 	t->sites = sites;
 	t->nr_sites = nr_sites;
 	for (i = 0; i < nr_sites; i++) {
@@ -307,9 +329,9 @@ static void table_add(struct alloc_tramp_table *t)
 	table_choose(t);
 	list_add_tail_rcu(&t->list, &alloc_tramp_tables);
 	if (alloc_tramp_enabled) {
-		mutex_lock(&text_mutex);
+		patch_lock();
 		table_patch(t, true);
-		mutex_unlock(&text_mutex);
+		patch_unlock();
 	}
 }
 
@@ -360,6 +382,15 @@ static void alloc_tramp_module_live(struct module *mod)
 	table_forget_gone(t);
 }
 
+/* Free the counters and the table of a module that went. */
+static void table_free(struct alloc_tramp_table *t)
+{
+	alloc_tramp_ctx_forget(t->tags, t->nr_tags);
+	table_free_counters(t);
+	/* Free after the RCU readers of alloc_tramp_tables. */
+	kfree_rcu_mightsleep(t);
+}
+
 static void alloc_tramp_module_going(struct module *mod)
 {
 	struct alloc_tramp_table *t = module_table(mod);
@@ -370,7 +401,36 @@ static void alloc_tramp_module_going(struct module *mod)
 	list_del_rcu(&t->list);
 	table_free_bitmaps(t);
 	t->mod = NULL;
+	/*
+	 * A load that failed before codetag_load_module() (bad parameters,
+	 * sysfs) is never unloaded by codetag, and none of its code ran.
+	 * Once codetag knows the module, even if its init fails, the unload
+	 * of its tags decides.
+	 */
+	if (!t->codetag) {
+		table_free(t);
+		return;
+	}
 	list_add_rcu(&t->retired, &alloc_tramp_retired);
+}
+
+/**
+ * alloc_tramp_module_load - codetag knows the tags of a loading module
+ * @first_tag: its first tag
+ *
+ * Called by the codetag load of alloc_tag, before the module's init runs.
+ * From then on, the module's end, whether its init failed or it was
+ * unloaded, ends in alloc_tramp_module_unload().
+ */
+void alloc_tramp_module_load(struct alloc_tag *first_tag)
+{
+	struct alloc_tramp_table *t;
+
+	mutex_lock(&alloc_tramp_mutex);
+	list_for_each_entry(t, &alloc_tramp_tables, list)
+		if (t->mod && t->tags == first_tag)
+			t->codetag = true;
+	mutex_unlock(&alloc_tramp_mutex);
 }
 
 /**
@@ -401,38 +461,10 @@ void alloc_tramp_module_unload(struct alloc_tag *first_tag, bool unused)
 			list_add_rcu(&t->retired, &alloc_tramp_kept);
 			break;
 		}
-		alloc_tramp_ctx_forget(t->tags, t->nr_tags);
-		table_free_counters(t);
-		/* Free after the RCU readers of alloc_tramp_tables. */
-		kfree_rcu_mightsleep(t);
+		table_free(t);
 		break;
 	}
 	mutex_unlock(&alloc_tramp_mutex);
-}
-
-/**
- * alloc_tramp_is_site - is @addr an allocator call site?
- * @addr: an instruction address
- *
- * Lockless: fit for the INT3 handler.
- *
- * Return: true if @addr is the instruction of a known site.
- */
-bool alloc_tramp_is_site(void *addr)
-{
-	struct alloc_tramp_table *t;
-	bool found = false;
-	unsigned int i;
-
-	rcu_read_lock();
-	list_for_each_entry_rcu(t, &alloc_tramp_tables, list) {
-		for (i = 0; i < t->nr_sites && !found; i++)
-			found = alloc_tramp_site_addr(&t->sites[i]) == addr;
-		if (found)
-			break;
-	}
-	rcu_read_unlock();
-	return found;
 }
 
 #ifdef CONFIG_ALLOC_TRAMP_DEBUG
@@ -526,10 +558,10 @@ static int __alloc_tramp_set(bool on)
 	if (on && !static_key_enabled(&mem_alloc_profiling_key))
 		static_branch_enable(&mem_alloc_profiling_key);
 
-	mutex_lock(&text_mutex);
+	patch_lock();
 	list_for_each_entry(t, &alloc_tramp_tables, list)
 		table_patch(t, on);
-	mutex_unlock(&text_mutex);
+	patch_unlock();
 	WRITE_ONCE(alloc_tramp_enabled, on);
 	return 0;
 }
@@ -807,10 +839,10 @@ static void alloc_tramp_rechoose(void)
 		table_choose(t);
 	if (!alloc_tramp_enabled)
 		return;
-	mutex_lock(&text_mutex);
+	patch_lock();
 	list_for_each_entry(t, &alloc_tramp_tables, list)
 		table_patch(t, true);
-	mutex_unlock(&text_mutex);
+	patch_unlock();
 }
 
 /*
@@ -1047,6 +1079,37 @@ static int allocations_ctx_open(struct inode *inode, struct file *file)
 	return single_open(file, allocations_ctx_show, NULL);
 }
 
+/*
+ * /sys/kernel/debug/alloc_trampolines/tables: each table, "vmlinux" or
+ * its module's name, its state and its size.  A module's table is "live"
+ * while the module is, "retired" between its end and the unload of its
+ * tags, and "kept" while memory from its tags outlives it.
+ */
+static void tables_show_list(struct seq_file *m, struct list_head *head,
+			     const char *state)
+{
+	struct alloc_tramp_table *t;
+
+	list_for_each_entry(t, head, retired)
+		seq_printf(m, "%s %s %u sites %u tags\n", t->name, state,
+			   t->nr_sites, t->nr_tags);
+}
+
+static int tables_show(struct seq_file *m, void *v)
+{
+	struct alloc_tramp_table *t;
+
+	mutex_lock(&alloc_tramp_mutex);
+	list_for_each_entry(t, &alloc_tramp_tables, list)
+		seq_printf(m, "%s live %u sites %u tags\n", t->name,
+			   t->nr_sites, t->nr_tags);
+	tables_show_list(m, &alloc_tramp_retired, "retired");
+	tables_show_list(m, &alloc_tramp_kept, "kept");
+	mutex_unlock(&alloc_tramp_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(tables);
+
 static const struct file_operations allocations_ctx_fops = {
 	.open		= allocations_ctx_open,
 	.read		= seq_read,
@@ -1069,6 +1132,7 @@ static int __init alloc_tramp_interfaces_init(void)
 			    &allocations_ctx_fops);
 	dir = debugfs_create_dir("alloc_trampolines", NULL);
 	debugfs_create_file("sites", 0400, dir, NULL, &sites_fops);
+	debugfs_create_file("tables", 0400, dir, NULL, &tables_fops);
 	debugfs_create_file("available_sites", 0400, dir, NULL,
 			    &available_sites_fops);
 	debugfs_create_file("enabled_sites", 0400, dir, NULL,

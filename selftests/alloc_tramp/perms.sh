@@ -16,7 +16,7 @@ echo "1..6"
 en=/sys/kernel/mm/alloc_trampolines/enabled
 d=/sys/kernel/debug/alloc_trampolines
 files="$d/available_sites $d/enabled_sites $d/set_site_filter $d/set_site_notrace
-$d/sites /sys/kernel/debug/allocations /sys/kernel/debug/allocations.ctx"
+$d/sites $d/tables /sys/kernel/debug/allocations /sys/kernel/debug/allocations.ctx"
 nobody() { su -s /bin/sh nobody -c "$1" > /dev/null 2>&1; }
 
 bad=

@@ -12,6 +12,8 @@
  * A command that returns with current->alloc_tag still set fails with
  * -EUCLEAN: a trampoline left its tag behind.
  * Its init keeps one kmalloc(64) until unload, from a site in init text.
+ * With init_error=N (a positive errno), its init frees it again and fails
+ * with -N: a module whose init fails.
  * A "line: NAME" comment marks each allocation; the build writes them to
  * alloc_tramp_test.lines for the test script.
  */
@@ -204,11 +206,19 @@ static const struct file_operations test_fops = {
 /* Allocated from init text, which is freed once the module is live */
 static void *init_buf;
 
+static int init_error;
+module_param(init_error, int, 0400);
+MODULE_PARM_DESC(init_error, "fail the init with this errno (0: do not)");
+
 static int __init test_init(void)
 {
 	init_buf = kmalloc(64, GFP_KERNEL);			/* line: init */
 	if (!init_buf)
 		return -ENOMEM;
+	if (init_error > 0) {
+		kfree(init_buf);
+		return -init_error;
+	}
 	test_file = debugfs_create_file("alloc_tramp_test", 0200, NULL, NULL,
 					&test_fops);
 	return 0;

@@ -1,0 +1,48 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# A module whose load fails after MODULE_STATE_COMING leaves no table
+# behind: not when its init fails (codetag unloads its tags), nor when
+# its parameters are refused before codetag knew it (no unload follows).
+# Its init site counted and was freed, and a good load works after.
+#
+# alloc-tramp-variants: tramp debug
+
+cd "$(dirname "$0")"
+echo "TAP version 13"
+echo "1..8"
+
+. ../lib/tap.inc
+
+tables=/sys/kernel/debug/alloc_trampolines/tables
+echo 1 > /sys/kernel/mm/alloc_trampolines/enabled
+grep -qE '^vmlinux live [1-9][0-9]* sites [1-9][0-9]* tags$' $tables &&
+	! grep -q '^alloc_tramp_test ' $tables
+ok $? "on, vmlinux has sites and the test module no table: $(head -n 1 $tables)"
+
+insmod alloc_tramp_holder.ko
+fails=0
+for i in 1 2 3 4 5; do
+	insmod alloc_tramp_test.ko init_error=19 2> /dev/null && fails=$((fails + 1))
+	insmod alloc_tramp_test.ko init_error=x 2> /dev/null && fails=$((fails + 1))
+done
+[ $fails = 0 ] && ! grep -q '^alloc_tramp_test ' /proc/modules
+ok $? "5 loads whose init fails and 5 with a refused parameter all fail"
+e1=$(insmod alloc_tramp_test.ko init_error=19 2>&1)
+e2=$(insmod alloc_tramp_test.ko init_error=x 2>&1)
+echo "$e1" | grep -q 'No such device' && echo "$e2" | grep -q 'Invalid argument' &&
+	dmesg | grep -q "alloc_tramp_test: .x' invalid for parameter .init_error'"
+ok $? "for the reasons given: $e1; $e2"
+! grep -q '^alloc_tramp_test ' $tables
+ok $? "no table is left of them: $(grep -c '^alloc_tramp_test ' $tables)"
+! grep -q 'alloc_tramp_test\.c' /proc/allocinfo
+ok $? "nor tags"
+
+insmod alloc_tramp_test.ko
+grep -qE '^alloc_tramp_test live [1-9][0-9]* sites [1-9][0-9]* tags$' $tables
+ok $? "a good load after them has its table: $(grep '^alloc_tramp_test ' $tables)"
+[ "$(test_info init)" = "$(kmalloc_size 64) 1" ]
+ok $? "and its init allocation counts: '$(test_info init)'"
+rmmod alloc_tramp_test && rmmod alloc_tramp_holder && ! grep -q '^alloc_tramp_test ' $tables
+ok $? "unloaded, its table goes"
+echo 0 > /sys/kernel/mm/alloc_trampolines/enabled
