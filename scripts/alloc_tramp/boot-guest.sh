@@ -7,10 +7,15 @@
 # Usage: boot-guest.sh BZIMAGE INITRAMFS LOGDIR [KERNEL ARGS...]
 #
 # KVM is used when a probe boot under it works (cached in
-# build/qemu-accel), TCG otherwise. The boot is bounded by
+# build/qemu-accel), TCG otherwise: single-threaded TCG, the mode in which
+# QEMU runs cross-modifying code correctly (multi-threaded TCG now and
+# then lets a vCPU run code another vCPU rewrote and synchronised).  The
+# guest has two NUMA nodes of 512 MiB, the CPUs split between them.
+# The boot is bounded by
 # GUEST_TIMEOUT seconds (default 900).  QEMU_EXTRA adds QEMU options,
 # such as "-icount shift=0,sleep=off" (guest time counts instructions);
-# QEMU_SMP sets the number of CPUs (default 2).
+# QEMU_SMP sets the number of CPUs (default 2); QEMU_ACCEL replaces the
+# accelerator options.
 
 set -u
 
@@ -21,23 +26,41 @@ shift 3
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "$here/../.." && pwd)/build
 cache=$build/qemu-accel
-
-mkdir -p "$logdir"
+tcg="tcg -accel tcg,thread=single -cpu max"
+smp=${QEMU_SMP:-2}
+# One socket a node (a cache shared across nodes is a topology the kernel
+# warns about); with one CPU, node 1 has memory only.
+numa="-object memory-backend-ram,id=node0,size=512M
+	-object memory-backend-ram,id=node1,size=512M"
+if [ "$smp" -gt 1 ] && [ $((smp % 2)) = 0 ]; then
+	topo="$smp,sockets=2,cores=$((smp / 2)),threads=1"
+	numa="$numa -numa node,nodeid=0,memdev=node0
+		-numa node,nodeid=1,memdev=node1
+		-numa cpu,node-id=0,socket-id=0 -numa cpu,node-id=1,socket-id=1"
+else
+	topo="$smp,sockets=$smp,cores=1,threads=1"
+	numa="$numa -numa node,nodeid=0,memdev=node0,cpus=0-$((smp - 1))
+		-numa node,nodeid=1,memdev=node1"
+fi
 
 qemu() {
 	local accel=$1 t=$2 log=$3
 	shift 3
 	rm -f "$log/console.log" "$log/results.log"
 	timeout --foreground -k 5 "$t" qemu-system-x86_64 $accel ${QEMU_EXTRA:-} \
-		-m 1G -smp "${QEMU_SMP:-2}" -nodefaults -display none -no-reboot \
+		-m 1G -smp "$topo" $numa -nodefaults -display none -no-reboot \
 		-serial "file:$log/console.log" -serial "file:$log/results.log" \
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 oops=panic loglevel=6 $*" \
 		< /dev/null
 }
 
+# A cache of an older TCG mode is made again.
+if [ -f "$cache" ] && grep -q '^tcg' "$cache" && [ "$(cat "$cache")" != "$tcg" ]; then
+	rm -f "$cache"
+fi
 if [ ! -f "$cache" ]; then
-	echo "tcg -accel tcg -cpu max" > "$cache"
+	echo "$tcg" > "$cache"
 	if [ -w /dev/kvm ]; then
 		for cpu in host,-arch-capabilities host max; do
 			probe=$logdir/kvm-probe
@@ -52,6 +75,8 @@ if [ ! -f "$cache" ]; then
 	fi
 fi
 read -r mode accel < "$cache"
+# QEMU_ACCEL replaces it, e.g. "-accel tcg,thread=multi -cpu max".
+[ -n "${QEMU_ACCEL:-}" ] && mode=override accel=$QEMU_ACCEL
 echo "  QEMU    $mode ($accel), log in ${logdir#$build/../}"
 qemu "$accel" "${GUEST_TIMEOUT:-900}" "$logdir" "$@"
 rc=$?

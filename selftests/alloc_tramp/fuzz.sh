@@ -24,7 +24,8 @@ ctx=/sys/kernel/debug/allocations.ctx
 # A known state: on, a filter, a notrace line, capture on one site
 first=$(awk '$3 == "vmlinux" { print $2; exit }' $d/available_sites)
 second=$(awk -v f="$first" '$3 == "vmlinux" && $2 != f { print $2; exit }' $d/available_sites)
-echo "module vmlinux" > $d/set_site_filter &&
+[ -n "$first" ] && [ -n "$second" ] &&
+	echo "module vmlinux" > $d/set_site_filter &&
 	echo "!func $second" >> $d/set_site_filter
 ok $? "set up: filter 'module vmlinux' but $second, notrace $first, capture at $first"
 echo "func $first" > $d/set_site_notrace

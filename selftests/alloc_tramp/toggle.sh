@@ -58,18 +58,8 @@ ok $? "also when off"
 # kernel).
 toggles=$(arg alloc_tramp.toggles)
 toggles=${toggles:-1000}
-stop=/tmp/stop-alloc
-rm -f $stop
-for cpu in 1 2; do
-	( while [ ! -e $stop ]; do ls -R /sys/kernel > /dev/null 2>&1; done ) &
-done
-i=0
-while [ $i -lt "$toggles" ]; do
-	echo 1 > $f && echo 0 > $f || break
-	i=$((i + 1))
-done
-touch $stop
-wait
+flip() { echo 1 > $f && echo 0 > $f; }
+i=$(storm "$toggles" flip)
 [ $i = "$toggles" ]
 ok $? "switched on and off $i times under load"
 [ "$(state)" = 0 ] && [ "$(count on)" = 0 ] && [ "$(count '?')" = 0 ]

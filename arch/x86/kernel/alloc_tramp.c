@@ -11,10 +11,7 @@
  * static_call does.  The trampoline's call entry accounts for the call.
  */
 #include <linux/alloc_tramp.h>
-#include <linux/init.h>
-#include <linux/kdebug.h>
 #include <linux/memory.h>
-#include <linux/ptrace.h>
 #include <linux/string.h>
 #include <asm/alternative.h>
 #include <asm/text-patching.h>
@@ -125,59 +122,3 @@ void *arch_alloc_tramp_calls(const struct alloc_tramp_site *site)
 	mutex_unlock(&text_mutex);
 	return dest;
 }
-
-/*
- * A CPU that traps on a site's INT3 after the batch put the first byte
- * back can only be running code it fetched before: hardware cannot, after
- * text_poke_sync(), but QEMU's TCG now and then does under a storm of
- * switches.  Do what the text says now rather than oops.
- */
-static int alloc_tramp_int3_notify(struct notifier_block *nb,
-				   unsigned long val, void *data)
-{
-	struct die_args *args = data;
-	struct pt_regs *regs = args->regs;
-	unsigned long dest;
-	int rel;
-	u8 *ip;
-
-	if (val != DIE_INT3 || !regs || user_mode(regs))
-		return NOTIFY_DONE;
-
-	ip = (u8 *)regs->ip - INT3_INSN_SIZE;
-	if (!alloc_tramp_is_site(ip))
-		return NOTIFY_DONE;
-
-	/*
-	 * Its first byte is an INT3 again: the next batch is under way, and
-	 * poke_int3_handler() will know the site when it traps again.
-	 */
-	if (*ip == INT3_INSN_OPCODE) {
-		regs->ip = (unsigned long)ip;
-		return NOTIFY_STOP;
-	}
-
-	rel = site_rel32(ip);
-	if (rel < 0)
-		return NOTIFY_DONE;
-	dest = (unsigned long)site_dest(ip, rel);
-
-	if (ip[0] == CALL_INSN_OPCODE)
-		int3_emulate_call(regs, dest);
-	else if (ip[0] == JMP32_INSN_OPCODE)
-		int3_emulate_jmp(regs, dest);
-	else
-		int3_emulate_jcc(regs, ip[1] & 0x0f, (unsigned long)ip + 6,
-				 dest - ((unsigned long)ip + 6));
-	return NOTIFY_STOP;
-}
-
-static struct notifier_block alloc_tramp_int3_nb = {
-	.notifier_call = alloc_tramp_int3_notify,
-};
-
-static int __init alloc_tramp_arch_init(void)
-{
-	return register_die_notifier(&alloc_tramp_int3_nb);
-}
-early_initcall(alloc_tramp_arch_init);
