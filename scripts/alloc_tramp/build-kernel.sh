@@ -8,6 +8,8 @@
 #   prof   upstream CONFIG_MEM_ALLOC_PROFILING, the yardstick
 #   tramp  CONFIG_ALLOC_TRAMPOLINES, ours
 #   debug  tramp with lockdep, KASAN, our checks and fault injection
+#   defconfig  x86_64_defconfig with the trampolines, DWARF and real
+#          modules (make check-defconfig), installed under modroot/
 #
 # The .config is made again only when a fragment changed, so that editing
 # one source file rebuilds only what depends on it.
@@ -20,7 +22,10 @@ ksrc=$build/linux-source-6.12
 obj=$build/obj/$variant
 jobs=${JOBS:-$(($(nproc) + 1))}
 
+base=tinyconfig
 case $variant in
+defconfig)	base=x86_64_defconfig
+	frags="alloc_tramp.config alloc_tramp_defconfig.config" ;;
 guest)	frags="alloc_tramp_guest.config" ;;
 prof)	frags="alloc_tramp_guest.config alloc_tramp_prof.config" ;;
 tramp)	frags="alloc_tramp_guest.config alloc_tramp.config" ;;
@@ -37,8 +42,8 @@ mkdir -p "$obj"
 stamp=$obj/.alloc_tramp_fragments
 want="$frags $(cd "$ksrc/arch/x86/configs" && cat $frags | md5sum)"
 if [ ! -f "$obj/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-	echo "  CONFIG  $variant: tinyconfig $frags"
-	kmake tinyconfig $frags >/dev/null
+	echo "  CONFIG  $variant: $base $frags"
+	kmake $base $frags >/dev/null
 	# Every line of every fragment must have survived Kconfig.
 	lost=$( (cd "$ksrc/arch/x86/configs" && cat $frags) | grep '^CONFIG_' | sort -u |
 		while read -r line; do
@@ -59,3 +64,8 @@ kmake olddefconfig >/dev/null
 echo "  BUILD   $variant (-j$jobs)"
 kmake -j"$jobs"
 echo "  KERNEL  $obj/arch/x86/boot/bzImage"
+if [ "$variant" = defconfig ]; then
+	rm -rf "$obj/modroot"
+	kmake INSTALL_MOD_PATH="$obj/modroot" INSTALL_MOD_STRIP=1 modules_install
+	echo "  MODULES $(find "$obj/modroot" -name '*.ko' | wc -l) in $obj/modroot"
+fi

@@ -37,6 +37,11 @@ if [ -n "${MODULES_DIR:-}" ] && [ -d "$MODULES_DIR" ]; then
 	cp -a "$MODULES_DIR/." "$stage/selftests/"
 fi
 
+# A tree for the root, if any: the kernel's own modules in /lib/modules.
+if [ -n "${GUEST_ROOT:-}" ] && [ -d "$GUEST_ROOT" ]; then
+	cp -a "$GUEST_ROOT/." "$stage/"
+fi
+
 # Static user-space tools, if any: GUEST_TOOLS is a list of paths.
 for tool in ${GUEST_TOOLS:-}; do
 	[ -f "$tool" ] && cp "$tool" "$stage/bin/"

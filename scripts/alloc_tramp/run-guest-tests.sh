@@ -9,7 +9,8 @@
 #   line names VARIANT (or that has no such line) runs. Tests marked
 #   "alloc-tramp-expect: fail" must fail.
 #   SHOW=1 prints the tests' output as well; GUEST_ARGS adds to the kernel
-#   command line; RUN_NAME names the run (logs, results) instead of VARIANT.
+#   command line; RUN_NAME names the run (logs, results) instead of VARIANT;
+#   GUEST_ROOT is a folder copied into the guest's root (modules).
 
 set -eu
 
@@ -20,6 +21,8 @@ shift 3
 obj=$build/obj/$variant
 name=${RUN_NAME:-$variant}
 sel=$variant
+# The defconfig kernel runs our whole suite and its own tests.
+[ "$variant" = defconfig ] && sel="tramp defconfig"
 logdir=$build/logs/$name
 here=$top/scripts/alloc_tramp
 
