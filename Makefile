@@ -5,8 +5,11 @@
 #
 #   make deps     install what is missing (apt-get)
 #   make kernel   prepare the tree, build the guest and prof kernels
-#   make run      deps + kernel, boot in QEMU, print the allocation report
+#   make run      deps + our kernel, boot it in QEMU with the trampolines
+#                 on, print our allocation report (RUN_VARIANT=prof: upstream's)
 #   make check    host tests, kernel builds, guest tests: "N passed, N failed"
+#   make check-defconfig  x86_64_defconfig, its modules and our suite (not CI)
+#   make export   the whole work as a git am series for a 6.12 tree: build/export
 #   make shell    boot the guest kernel to an interactive shell
 #   make soak     the torture and fuzz tests for 10 minutes each kernel
 #   make bench    the three kernels side by side: BENCHMARKS.md, BENCHMARKS.png
@@ -16,11 +19,12 @@
 TOP	:= $(CURDIR)
 BUILD	:= $(TOP)/build
 S	:= $(TOP)/scripts/alloc_tramp
-RUN_VARIANT ?= prof
+RUN_VARIANT ?= tramp
+RUN_ARGS ?= $(if $(filter tramp debug,$(RUN_VARIANT)),alloc_trampolines=on)
 PROFILE_VARIANT ?= tramp
 PROFILE_STATE ?= on
 
-.PHONY: all deps tree kernel kernel-guest kernel-prof kernel-tramp kernel-debug run check shell soak \
+.PHONY: all deps tree kernel kernel-guest kernel-prof kernel-tramp kernel-debug run check check-defconfig export shell soak \
 	bench bench-objtool profile clean distclean
 
 all: kernel
@@ -38,10 +42,16 @@ kernel-guest kernel-prof kernel-tramp kernel-debug: kernel-%: tree
 
 run: deps
 	@$(MAKE) --no-print-directory kernel-$(RUN_VARIANT)
-	@SHOW=1 $(S)/run-guest-tests.sh $(TOP) $(BUILD) $(RUN_VARIANT) report/show.sh
+	@SHOW=1 GUEST_ARGS="$(RUN_ARGS)" $(S)/run-guest-tests.sh $(TOP) $(BUILD) $(RUN_VARIANT) report/show.sh
 
 check:
 	@$(S)/check.sh $(TOP) $(BUILD)
+
+export:
+	@$(S)/export.sh $(TOP) $(BUILD)/export
+
+check-defconfig: deps tree
+	@$(S)/check-defconfig.sh $(TOP) $(BUILD)
 
 shell: kernel-guest
 	@$(S)/mkinitramfs.sh $(TOP) $(BUILD)/shell.cpio
