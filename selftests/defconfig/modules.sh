@@ -9,7 +9,7 @@
 # alloc-tramp-variants: defconfig
 
 echo "TAP version 13"
-echo "1..12"
+echo "1..13"
 
 . "$(dirname "$0")/../lib/tap.inc"
 
@@ -22,13 +22,30 @@ ok $? "$nmods modules to load, and vmlinux has sites: $(head -n 1 $d/tables)"
 vmlinux_sites=$(awk '$1 == "vmlinux" { print $3 }' $d/tables)
 dmesg -c > /dev/null
 
+# load: modprobe every module; those for hardware the guest lacks fail
+# in their init with -ENODEV, and must leave nothing behind.
+load() {
+	loaded=0 nodev=
+	for m in $mods; do
+		if modprobe "$m" 2> /tmp/err; then
+			loaded=$((loaded + 1))
+		elif grep -q 'No such device' /tmp/err; then
+			nodev="$nodev $m"
+		else
+			echo "# modprobe $m: $(cat /tmp/err)"
+		fi
+	done
+	[ $((loaded + $(echo $nodev | wc -w))) = "$nmods" ]
+}
 echo 1 > $en
-loaded=0
-for m in $mods; do
-	modprobe "$m" && loaded=$((loaded + 1)) || echo "# modprobe $m failed"
+load
+ok $? "$loaded of $nmods modules load while on, the init of the others fails with -ENODEV:$nodev"
+left=
+for m in $nodev; do
+	grep -q "^$(echo $m | tr - _) " $d/tables && left="$left $m"
 done
-[ $loaded = "$nmods" ]
-ok $? "all $loaded of $nmods modules load while on"
+[ -z "$left" ]
+ok $? "a module whose init failed left no table:${left:- none of$nodev}"
 
 # Sites of modules, and how many of them are patched now
 mod_sites=$(awk '$2 == "live" && $1 != "vmlinux" { s += $3 } END { print s + 0 }' $d/tables)
@@ -38,7 +55,7 @@ echo "# defconfig: $vmlinux_sites sites in vmlinux, $mod_sites in $with_sites of
 ok $? "$mod_sites sites in $with_sites modules"
 all=$(grep -c ' on$' $d/sites)
 live=$(grep -vc ' gone$' $d/sites)
-[ "$all" = "$live" ] && grep -qE "^1 \($all of $all sites patched\)$" $en
+[ "$all" = "$live" ] && grep -qE "^1 \($all of [0-9]+ sites patched\)$" $en
 ok $? "every live site is patched: $all of $live, $(cat $en)"
 
 a=$(cut -d' ' -f1 /proc/uptime)
@@ -48,7 +65,7 @@ done
 b=$(cut -d' ' -f1 /proc/uptime)
 echo "# defconfig: switching all $all sites off and on: $(echo "$a $b" |
 	awk '{ printf "%d", ($2 - $1) * 1000 / 10 }') ms a switch (guest time)"
-grep -qE "^1 \($all of $all sites patched\)$" $en
+grep -qE "^1 \($all of [0-9]+ sites patched\)$" $en
 ok $? "switched off and on 5 times with the modules loaded"
 
 m1=$(awk '$2 == "live" && $1 != "vmlinux" && $3 > 0 { print $1; exit }' $d/tables)
@@ -58,7 +75,7 @@ echo "module $m1" > $d/set_site_filter &&
 	[ "$(grep -c ' on$' $d/sites)" = "$n1" ]
 ok $? "a filter on $m1 patches its $n1 sites only: $(cat $en)"
 : > $d/set_site_filter
-grep -qE "^1 \($all of $all sites patched\)$" $en
+grep -qE "^1 \($all of [0-9]+ sites patched\)$" $en
 ok $? "clearing the filter patches every site again: $(cat $en)"
 
 unload() {
@@ -75,12 +92,12 @@ ok $? "all unload while on"
 grep -qE "^vmlinux live " $d/tables && ! grep -qv "^vmlinux \|kept" $d/tables
 ok $? "no live or retired table of them is left: $(grep -vc '^vmlinux ' $d/tables)"
 
-loaded=0
-for m in $mods; do modprobe "$m" && loaded=$((loaded + 1)); done
+load
+rl=$?
 echo 0 > $en
 all=$(grep -c ' off$' $d/sites)
 echo 1 > $en
-[ $loaded = "$nmods" ] && grep -qE "^1 \($all of $all sites patched\)$" $en
+[ $rl = 0 ] && grep -qE "^1 \($all of [0-9]+ sites patched\)$" $en
 ok $? "reloaded, switched off and on: $(cat $en)"
 unload
 ok $? "and unloaded again"
