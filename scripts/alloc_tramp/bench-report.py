@@ -88,7 +88,8 @@ now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"
 print("# Benchmarks\n")
 print("Written by `make bench` (scripts/alloc_tramp/bench.sh) on %s; do not edit." % now)
 print("Three kernels from the same Linux 6.12 source and the same config base")
-print("(`tinyconfig` + `alloc_tramp_guest.config`): baseline, upstream")
+print("(`tinyconfig` + `alloc_tramp_guest.config`, production class: -O2, full")
+print("SLUB, NUMA, memcg, jump labels, the mitigations, ftrace): baseline, upstream")
 print("`CONFIG_MEM_ALLOC_PROFILING`, and `CONFIG_ALLOC_TRAMPOLINES`.  Each boots")
 print("in QEMU, **%s**, with 1 CPU, twice: once under `-icount`," % qemu)
 print("where the guest clock counts instructions and repeats to the digit, and")
@@ -97,10 +98,7 @@ print("(selftests/bench/modules/alloc_bench.c) runs %d kmalloc/kfree pairs of" %
 print("8 to 240 bytes and %d `__get_free_page`/`free_page` pairs on one CPU," % ops)
 print("%d times; the median is kept.  Under TCG the absolute times mean" % reps)
 print("little: read the ratios, each to the baseline of the same mode.")
-print("The config base has no `CONFIG_JUMP_LABEL`: under TCG with 2 CPUs, switching")
-print("a jump label now and then oopses on an INT3 the patching CPU fetched before")
-print("(seen with upstream's `vm.mem_profiling`), so static keys are a load and a")
-print("test here, in all three kernels.\n")
+print("Static keys are jump labels: a NOP while off, in all three kernels.\n")
 
 for mode, title in MODES:
     print("## Allocation loops: %s\n" % title)
