@@ -227,7 +227,7 @@ static void table_patch(struct alloc_tramp_table *t, bool on)
 	arch_alloc_tramp_finish();
 	if (nr_refused)
 		pr_warn("%u sites of %s are not as built, left alone: the first is %pS\n",
-			nr_refused, t->mod ? t->mod->name : "vmlinux",
+			nr_refused, t->name,
 			alloc_tramp_site_addr(refused));
 }
 
@@ -312,7 +312,7 @@ static int table_init(struct alloc_tramp_table *t, struct module *mod,
 	    table_alloc_counters(t)) {
 		table_free_bitmaps(t);
 		pr_err("no memory for the counters of %u tags of %s: its sites stay off\n",
-		       t->nr_tags, mod ? mod->name : "vmlinux");
+		       t->nr_tags, t->name);
 		return -ENOMEM;
 	}
 
@@ -1085,14 +1085,11 @@ static int allocations_ctx_open(struct inode *inode, struct file *file)
  * while the module is, "retired" between its end and the unload of its
  * tags, and "kept" while memory from its tags outlives it.
  */
-static void tables_show_list(struct seq_file *m, struct list_head *head,
-			     const char *state)
+static void table_show_line(struct seq_file *m, struct alloc_tramp_table *t,
+			    const char *state)
 {
-	struct alloc_tramp_table *t;
-
-	list_for_each_entry(t, head, retired)
-		seq_printf(m, "%s %s %u sites %u tags\n", t->name, state,
-			   t->nr_sites, t->nr_tags);
+	seq_printf(m, "%s %s %u sites %u tags\n", t->name, state, t->nr_sites,
+		   t->nr_tags);
 }
 
 static int tables_show(struct seq_file *m, void *v)
@@ -1101,10 +1098,11 @@ static int tables_show(struct seq_file *m, void *v)
 
 	mutex_lock(&alloc_tramp_mutex);
 	list_for_each_entry(t, &alloc_tramp_tables, list)
-		seq_printf(m, "%s live %u sites %u tags\n", t->name,
-			   t->nr_sites, t->nr_tags);
-	tables_show_list(m, &alloc_tramp_retired, "retired");
-	tables_show_list(m, &alloc_tramp_kept, "kept");
+		table_show_line(m, t, "live");
+	list_for_each_entry(t, &alloc_tramp_retired, retired)
+		table_show_line(m, t, "retired");
+	list_for_each_entry(t, &alloc_tramp_kept, retired)
+		table_show_line(m, t, "kept");
 	mutex_unlock(&alloc_tramp_mutex);
 	return 0;
 }

@@ -13,8 +13,6 @@
 #include <linux/sched.h>
 #include <linux/types.h>
 
-struct alloc_tag;
-
 #ifdef CONFIG_ALLOC_TRAMPOLINES
 
 int alloc_tramp_set_enabled(bool on);
