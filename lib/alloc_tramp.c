@@ -34,6 +34,7 @@
 #include <asm/sections.h>
 
 #include "alloc_tramp_ctx.h"
+#include "alloc_tramp_early.h"
 #include "alloc_tramp_query.h"
 
 /* objtool writes struct alloc_tag from these numbers. */
@@ -42,6 +43,8 @@ static_assert(offsetof(struct alloc_tag, ct.lineno) == ALLOC_TRAMP_TAG_LINENO);
 static_assert(offsetof(struct alloc_tag, ct.modname) == ALLOC_TRAMP_TAG_MODNAME);
 static_assert(offsetof(struct alloc_tag, ct.function) == ALLOC_TRAMP_TAG_FUNCTION);
 static_assert(offsetof(struct alloc_tag, ct.filename) == ALLOC_TRAMP_TAG_FILENAME);
+static_assert(offsetof(struct alloc_tag, counters) == ALLOC_TRAMP_TAG_COUNTERS);
+static_assert(sizeof(struct alloc_tag_counters) == ALLOC_TRAMP_COUNTERS_SIZE);
 
 /**
  * struct alloc_tramp_table - the sites and tags of vmlinux or of a module
@@ -58,7 +61,8 @@ static_assert(offsetof(struct alloc_tag, ct.filename) == ALLOC_TRAMP_TAG_FILENAM
  * @init_gone: the module's init text was freed (MODULE_STATE_LIVE)
  * @codetag:  codetag knows its tags, and will unload them
  * @name:     "vmlinux" or the module's name
- * @counters: the per-CPU counters of @tags, ALLOC_TRAMP_CHUNK_TAGS a chunk
+ * @counters: a module's per-CPU counters of @tags, ALLOC_TRAMP_CHUNK_TAGS a
+ *            chunk; those of vmlinux are static (objtool)
  */
 struct alloc_tramp_table {
 	struct list_head list;
@@ -90,7 +94,6 @@ static DEFINE_MUTEX(alloc_tramp_mutex);
 static LIST_HEAD(alloc_tramp_tables);
 static struct alloc_tramp_table vmlinux_table;
 static bool alloc_tramp_enabled;
-static bool alloc_tramp_boot_enabled __initdata;
 
 /* set_site_filter and set_site_notrace */
 static struct alloc_tramp_filter site_filter = ALLOC_TRAMP_FILTER_INIT(site_filter);
@@ -100,12 +103,6 @@ static struct alloc_tramp_filter site_notrace = ALLOC_TRAMP_FILTER_INIT(site_not
 static LIST_HEAD(alloc_tramp_retired);
 /* ... and after it, of those whose memory outlives them. */
 static LIST_HEAD(alloc_tramp_kept);
-
-static int __init alloc_tramp_setup(char *str)
-{
-	return kstrtobool(str, &alloc_tramp_boot_enabled) == 0;
-}
-__setup("alloc_trampolines=", alloc_tramp_setup);
 
 /*
  * A site in init text that is gone can no longer be patched.  For vmlinux
@@ -203,8 +200,13 @@ static void patch_unlock(void)
 	cpus_read_unlock();
 }
 
-/* Patch the chosen sites of @t, or none if !@on; under patch_lock(). */
-static void table_patch(struct alloc_tramp_table *t, bool on)
+/*
+ * Patch the chosen sites of @t, or none if !@on; under patch_lock().
+ * The tag of a site that is switched off, or on after its code may have
+ * run (@fresh is false), or that cannot be patched, misses allocations
+ * or frees: it is marked as such ("accurate:no" in /proc/allocinfo).
+ */
+static void table_patch(struct alloc_tramp_table *t, bool on, bool fresh)
 {
 	const struct alloc_tramp_site *refused = NULL;
 	unsigned int i, nr_refused = 0;
@@ -217,7 +219,10 @@ static void table_patch(struct alloc_tramp_table *t, bool on)
 		if (test_bit(i, t->patched) == want || !site_text_live(t, site))
 			continue;
 
+		if (!want || !fresh)
+			alloc_tag_set_inaccurate(alloc_tramp_site_tag(site));
 		if (arch_alloc_tramp_queue(site, want)) {
+			alloc_tag_set_inaccurate(alloc_tramp_site_tag(site));
 			refused = refused ?: site;
 			nr_refused++;
 			continue;
@@ -256,10 +261,16 @@ static void table_free_bitmaps(struct alloc_tramp_table *t)
 	t->init = NULL;
 }
 
-/* Counters for every tag of @t, in chunks that the per-CPU allocator gives */
+/*
+ * Counters for every tag of a module, in chunks that the per-CPU
+ * allocator gives.  Those of vmlinux are static.
+ */
 static int table_alloc_counters(struct alloc_tramp_table *t)
 {
 	unsigned int i, n;
+
+	if (!t->mod)
+		return 0;
 
 	t->counters = kcalloc(max(table_nr_chunks(t), 1U), sizeof(*t->counters),
 			      GFP_KERNEL);
@@ -330,7 +341,8 @@ static void table_add(struct alloc_tramp_table *t)
 	list_add_tail_rcu(&t->list, &alloc_tramp_tables);
 	if (alloc_tramp_enabled) {
 		patch_lock();
-		table_patch(t, true);
+		/* A coming module's code has not run: its tags miss nothing. */
+		table_patch(t, true, t->mod);
 		patch_unlock();
 	}
 }
@@ -468,11 +480,18 @@ void alloc_tramp_module_unload(struct alloc_tag *first_tag, bool unused)
 }
 
 #ifdef CONFIG_ALLOC_TRAMP_DEBUG
+/* The alloc_tags section of vmlinux, as codetag finds it */
+extern struct alloc_tag __start_alloc_tags[], __stop_alloc_tags[];
+
 /* Is @tag one of ours?  Lockless: for the allocation and free hooks. */
 static bool tag_known(struct alloc_tag *tag)
 {
 	struct alloc_tramp_table *t;
 	bool found = false;
+
+	/* Those of vmlinux count from before alloc_tramp_init() */
+	if (tag >= __start_alloc_tags && tag < __stop_alloc_tags)
+		return true;
 
 	rcu_read_lock();
 	list_for_each_entry_rcu(t, &alloc_tramp_tables, list)
@@ -560,7 +579,7 @@ static int __alloc_tramp_set(bool on)
 
 	patch_lock();
 	list_for_each_entry(t, &alloc_tramp_tables, list)
-		table_patch(t, on);
+		table_patch(t, on, false);
 	patch_unlock();
 	WRITE_ONCE(alloc_tramp_enabled, on);
 	return 0;
@@ -595,6 +614,21 @@ bool alloc_tramp_is_enabled(void)
 	return READ_ONCE(alloc_tramp_enabled);
 }
 
+/*
+ * The sites of vmlinux that __alloc_tramp_init_early() patched: they are
+ * on from the first allocation.
+ */
+static void __init table_early_patched(struct alloc_tramp_table *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->nr_sites; i++)
+		__assign_bit(i, t->patched,
+			     arch_alloc_tramp_calls(&t->sites[i]) ==
+			     alloc_tramp_site_tramp(&t->sites[i]));
+	alloc_tramp_enabled = true;
+}
+
 static int __init alloc_tramp_init(void)
 {
 	int ret;
@@ -606,8 +640,11 @@ static int __init alloc_tramp_init(void)
 			 __stop_alloc_tramp_sites - __start_alloc_tramp_sites);
 
 	mutex_lock(&alloc_tramp_mutex);
+	if (!ret && alloc_tramp_early_done)
+		table_early_patched(&vmlinux_table);
 	if (!ret)
 		table_add(&vmlinux_table);
+	/* Not patched early: the tags missed the allocations until now. */
 	if (alloc_tramp_boot_enabled)
 		ret = __alloc_tramp_set(true) ?: ret;
 	mutex_unlock(&alloc_tramp_mutex);
@@ -841,7 +878,7 @@ static void alloc_tramp_rechoose(void)
 		return;
 	patch_lock();
 	list_for_each_entry(t, &alloc_tramp_tables, list)
-		table_patch(t, true);
+		table_patch(t, true, false);
 	patch_unlock();
 }
 

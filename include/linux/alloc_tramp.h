@@ -26,6 +26,23 @@ bool mem_alloc_profiling_supported(void);
 int arch_alloc_tramp_queue(const struct alloc_tramp_site *site, bool on);
 void arch_alloc_tramp_finish(void);
 void *arch_alloc_tramp_calls(const struct alloc_tramp_site *site);
+int arch_alloc_tramp_early(const struct alloc_tramp_site *site);
+
+/* lib/alloc_tramp_early.c */
+extern bool alloc_tramp_boot_enabled __initdata;
+void __alloc_tramp_init_early(void);
+
+/**
+ * alloc_tramp_init_early - switch on before the first allocation
+ *
+ * Called by start_kernel() before mm_core_init().  Booted without
+ * alloc_trampolines=on, reading the parameter is all it does.
+ */
+static inline void alloc_tramp_init_early(void)
+{
+	if (alloc_tramp_boot_enabled)
+		__alloc_tramp_init_early();
+}
 
 /*
  * The bodies in assembly, not called from C: declared for the CRCs that
@@ -47,6 +64,8 @@ void __alloc_tramp_tail_wrapper_enter(void);
 void __alloc_tramp_wrapper_leave(void);
 
 extern const u8 __alloc_tramp_bodies_start[], __alloc_tramp_bodies_end[];
+/* The stubs objtool made, in vmlinux */
+extern const u8 __alloc_tramp_text_start[], __alloc_tramp_text_end[];
 
 /**
  * alloc_tramp_caller - the caller of an allocator entry point
@@ -69,6 +88,8 @@ static __always_inline unsigned long alloc_tramp_caller(unsigned long ip)
 }
 
 #else
+
+static inline void alloc_tramp_init_early(void) {}
 
 static __always_inline unsigned long alloc_tramp_caller(unsigned long ip)
 {

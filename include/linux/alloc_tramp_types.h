@@ -13,6 +13,8 @@
 #define ALLOC_TRAMP_SITES_SECTION	".alloc_tramp.sites"
 #define ALLOC_TRAMP_TAGS_SECTION	"alloc_tags"
 #define ALLOC_TRAMP_STR_SECTION		".rodata.alloc_tramp"
+/* vmlinux only: static per-CPU counters, there before the first allocation */
+#define ALLOC_TRAMP_COUNTERS_SECTION	".data..percpu..alloc_tramp"
 
 /*
  * The tagged-call body of each target, in arch code, is
@@ -28,15 +30,19 @@
 #define ALLOC_TRAMP_WRAPPER_LEAVE	"__alloc_tramp_wrapper_leave"
 
 /*
- * struct alloc_tag as objtool lays it out (struct codetag, then the
- * counters pointer, which the kernel fills in).  lib/alloc_tramp.c
- * checks these against the real structure.
+ * struct alloc_tag as objtool lays it out: struct codetag, then the
+ * counters pointer.  A tag of vmlinux points at its struct
+ * alloc_tag_counters in ALLOC_TRAMP_COUNTERS_SECTION, as upstream's
+ * DEFINE_PER_CPU of each tag does; the kernel fills in a module's.
+ * lib/alloc_tramp.c checks these against the real structures.
  */
 #define ALLOC_TRAMP_TAG_SIZE		40
 #define ALLOC_TRAMP_TAG_LINENO		4
 #define ALLOC_TRAMP_TAG_MODNAME		8
 #define ALLOC_TRAMP_TAG_FUNCTION	16
 #define ALLOC_TRAMP_TAG_FILENAME	24
+#define ALLOC_TRAMP_TAG_COUNTERS	32
+#define ALLOC_TRAMP_COUNTERS_SIZE	16
 
 /**
  * struct alloc_tramp_site - one direct call or tail call of an allocator

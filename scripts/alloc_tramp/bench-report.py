@@ -13,7 +13,7 @@ import re
 import sys
 
 out, qemu, ops, reps = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-BOOTS = ["baseline", "upstream", "ours", "ours-boot",
+BOOTS = ["baseline", "upstream", "ours",
          "baseline-icount", "upstream-icount", "ours-icount"]
 MODES = [("-icount", "instructions per op (QEMU -icount, 1 CPU: 1 ns of guest time"
           " per instruction)"),
@@ -42,9 +42,7 @@ def read(name):
 
 bench = {}          # mode -> state -> {"kmalloc": ns, "pages": ns}
 info = collections.defaultdict(dict)   # boot -> key -> value
-allocinfo = {}      # boot -> [(bytes, calls, file:line, func)]
 for boot in BOOTS:
-    rows = []
     mode = "-icount" if boot.endswith("-icount") else ""
     for line in read(boot + ".log"):
         m = re.match(r"# bench (\S+) (kmalloc|pages) ([0-9.]+) ns/op", line)
@@ -67,10 +65,6 @@ for boot in BOOTS:
         if m:
             info[boot][m[1]] = m[2]
             continue
-        m = re.match(r"# allocinfo +(\d+) +(\d+) (\S+):(\d+) (?:\[\S+\] )?func:(\S+)", line)
-        if m:
-            rows.append((int(m[1]), int(m[2]), m[3], int(m[4]), m[5]))
-    allocinfo[boot] = rows
 
 
 def ratio(state, loop, mode="", base="baseline"):
@@ -261,88 +255,59 @@ print("```\n")
 
 print("## Accuracy against upstream\n")
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import accuracy  # noqa: E402
 
-def norm(path):
-    for marker in ("linux-source-6.12/",):
-        if marker in path:
-            return path.split(marker, 1)[1]
-    m = re.search(r"modules-src/[^/]+/(.*)", path)
-    return m[1] if m else path
-
-
-def lines(boot):
-    d = collections.defaultdict(lambda: [0, set()])
-    for b, c, f, ln, fn in allocinfo.get(boot, []):
-        key = "%s:%d" % (norm(f), ln)
-        d[key][0] += b
-        d[key][1].add(fn)
-    return d
+# Why a line's bytes differ, where the cause is known (file:line prefix)
+WHY = [
+    ("mm/filemap.c:", "page cache: the two kernels' files differ in size"),
+    ("mm/slub.c:", "slab pages: how full the slabs of each cache are at the dump"),
+    ("fs/proc/inode.c:", "a different number of /proc inodes cached at the dump"),
+    ("fs/dcache.c:", "a different number of dentries cached at the dump"),
+    ("fs/inode.c:", "a different number of inodes cached at the dump"),
+    ("mm/percpu", "per-CPU chunks: ours has no counters to allocate, upstream's modules have"),
+    ("kernel/fork.c:", "a different number of threads (kworkers) live at the dump"),
+]
 
 
-up, ours = lines("upstream"), lines("ours-boot")
-if up and ours:
-    keys = set(up) | set(ours)
-    same = sum(min(up[k][0], ours[k][0]) for k in keys if k in up and k in ours)
-    only_up = sum(up[k][0] - (min(up[k][0], ours[k][0]) if k in ours else 0) for k in up)
-    only_ours = sum(ours[k][0] - (min(up[k][0], ours[k][0]) if k in up else 0) for k in ours)
-    total_up = sum(v[0] for v in up.values())
-    total_ours = sum(v[0] for v in ours.values())
-    print("The same workload on both (boot profiled from the start, then the test")
-    print("module's known allocations, 200 files in tmpfs, `ls -R /`), then")
-    print("`/proc/allocinfo`, compared by file:line.\n")
-    print("| | bytes | share of upstream's |")
-    print("|---|---:|---:|")
-    print("| live bytes, upstream | %d | 100%% |" % total_up)
-    print("| live bytes, ours | %d | %.1f%% |" % (total_ours, 100 * total_ours / max(total_up, 1)))
-    print("| attributed to the same line by both | %d | %.1f%% |" % (same, 100 * same / max(total_up, 1)))
-    def by_func(rows):
-        d = collections.Counter()
-        for b, c, f, ln, fn in rows:
-            d[(norm(f), fn)] += b
-        return d
-    fu, fo = by_func(allocinfo.get("upstream", [])), by_func(allocinfo.get("ours-boot", []))
-    same_func = sum(min(v, fo[k]) for k, v in fu.items() if k in fo)
-    print("| attributed to the same function by both | %d | %.1f%% |" % (
-        same_func, 100 * same_func / max(total_up, 1)))
-    print("| only upstream attributes to its line | %d | %.1f%% |" % (only_up, 100 * only_up / max(total_up, 1)))
-    print("| only ours attributes to its line | %d | %.1f%% |" % (only_ours, 100 * only_ours / max(total_up, 1)))
-    print("\nA line differs within one function where the compiler made one call of")
-    print("two (both branches of `alloc_slab_page()` end in one `__alloc_pages_node_noprof()`):")
-    print("upstream's macros keep a tag per line, the binary has one call, at one line.")
-    print("\nTop differences:\n")
-    print("| file:line | function | upstream | ours | why, likely |")
+def why(key, a, b):
+    for prefix, text in WHY:
+        if key.startswith(prefix):
+            return text
+    if not a:
+        return "only ours has this line"
+    if not b:
+        return "only upstream has this line"
+    return "a different amount live at the dump"
+
+
+up_path, our_path = os.path.join(out, "accuracy-upstream.log"), os.path.join(out, "accuracy-ours.log")
+if os.path.exists(up_path) and os.path.exists(our_path):
+    r = accuracy.compare(accuracy.load(up_path), accuracy.load(our_path))
+    p = lambda v: "%.1f%%" % accuracy.pct(v, r)
+    print("Both booted on, the same workload (`selftests/accuracy/workload.sh`:")
+    print("the test module's known allocations, 200 files in a tmpfs, a walk of")
+    print("the stable file systems), then `/proc/allocinfo`, compared by")
+    print("file:line.  `make check` runs it as a test.\n")
+    print("| | bytes | share of upstream's | target |")
+    print("|---|---:|---:|---|")
+    print("| live bytes, upstream | %d | 100%% | |" % r["up"])
+    print("| live bytes, ours | %d | %s | |" % (r["ours"], p(r["ours"])))
+    print("| at the same file:line | %d | %s | at least %.0f%%: %s |" % (
+        r["line"], p(r["line"]), accuracy.LINE_MIN,
+        "met" if accuracy.pct(r["line"], r) >= accuracy.LINE_MIN else "not met"))
+    print("| in the same function | %d | %s | at least %.0f%%: %s |" % (
+        r["func"], p(r["func"]), accuracy.FUNC_MIN,
+        "met" if accuracy.pct(r["func"], r) >= accuracy.FUNC_MIN else "not met"))
+    print("| tags marked accurate:no, ours | %d | | none |" % r["inaccurate"])
+    print("\nEvery line whose bytes differ by more than 64 KiB:\n")
+    print("| file:line | function | upstream | ours | why |")
     print("|---|---|---:|---:|---|")
-    by_func_up = collections.defaultdict(list)
-    by_func_ours = collections.defaultdict(list)
-    for k, (b, fns) in up.items():
-        for fn in fns:
-            by_func_up[fn].append(k)
-    for k, (b, fns) in ours.items():
-        for fn in fns:
-            by_func_ours[fn].append(k)
-    diffs = sorted(keys, key=lambda k: -abs(up.get(k, [0])[0] - ours.get(k, [0])[0]))[:12]
-    for k in diffs:
-        a, b = (up[k][0] if k in up else 0), (ours[k][0] if k in ours else 0)
-        fns = sorted((up[k][1] if k in up else set()) | (ours[k][1] if k in ours else set()))
-        if k not in ours:
-            other = [x for fn in fns for x in by_func_ours.get(fn, [])]
-            why = ("ours puts it at %s, the same function" % ", ".join(sorted(set(other))[:2])
-                   if other else "no site of ours at this line: made before the"
-                   " trampolines are set up (early_initcall), or a call objtool"
-                   " does not see (indirect, or a `_noprof` name)")
-        elif k not in up:
-            other = [x for fn in fns for x in by_func_up.get(fn, [])]
-            why = ("upstream puts it at %s, the same function" % ", ".join(sorted(set(other))[:2])
-                   if other else "upstream has no tag here: the allocation runs under"
-                   " an outer tag there")
-        elif b < a:
-            why = "ours starts later: early boot allocations are untagged"
-        else:
-            why = "a different amount live at the time of the dump"
-        print("| %s | %s | %d | %d | %s |" % (k, " ".join(fns)[:40], a, b, why))
+    for k, fns, a, b in r["diffs"]:
+        print("| %s | %s | %d | %d | %s |" % (k, fns[:40], a, b, why(k, a, b)))
     print()
 else:
-    print("No /proc/allocinfo dump was found in this run.\n")
+    print("No accuracy dump was found in this run.\n")
 
 print("## Chart\n")
 print("![overheads](BENCHMARKS.png)\n")

@@ -48,7 +48,15 @@ for mode in wall icount; do
 	boot ours$suffix tramp
 done
 unset QEMU_EXTRA QEMU_SMP
-boot ours-boot tramp alloc_trampolines=on
+# Accuracy: both on from boot, the same workload (make check tests it)
+for p in "upstream prof" "ours tramp alloc_trampolines=on"; do
+	set -- $p
+	echo "  BENCH   accuracy-$1"
+	RUN_NAME=bench-accuracy-$1 GUEST_ARGS="${3:-}" \
+		"$here/run-guest-tests.sh" "$top" "$build" "$2" accuracy/workload.sh |
+		tee "$out/accuracy-$1.tap"
+	tr -d '\r' < "$build/logs/bench-accuracy-$1/results.log" > "$out/accuracy-$1.log"
+done
 
 # Where the instructions of one op go, by function
 for p in "baseline guest boot" "upstream prof boot" "ours-all tramp on" "ours-one tramp one"; do

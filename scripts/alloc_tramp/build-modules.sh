@@ -33,3 +33,17 @@ for dir in "$top"/selftests/*/modules; do
 			> "$dst/$(basename "$c" .c).lines"
 	done
 done
+
+# Two allocations of start_kernel() before the initcalls, for
+# alloc_tramp/early.sh: "FUNCTION FILE:LINE" of the call in this source.
+early_line() {
+	local l
+
+	l=$(grep -nF "$3" "$ksrc/$2" | head -n 1 | cut -d: -f1)
+	[ -n "$l" ] && echo "$1 $2:$l"
+}
+mkdir -p "$build/modules/$variant/alloc_tramp"
+{
+	early_line alloc_page_ext mm/page_ext.c 'addr = alloc_pages_exact_nid(nid, size, flags);'
+	early_line alloc_large_system_hash mm/mm_init.c 'table = vmalloc_huge(size, gfp_flags);'
+} > "$build/modules/$variant/alloc_tramp/early.lines"

@@ -147,4 +147,20 @@ ok "$(test "$(cat "$out/checked")" -gt 0 && test ! -s "$out/bad-words"; echo $?)
 	"stack words of every target match its prototype ($(cat "$out/checked") checked)"
 sed 's/^/#   /' "$out/bad-words"
 
+# Booted off, start_kernel() only reads alloc_trampolines= before
+# mm_core_init(): the one call of the early patching is reached only
+# through a jump on a test of it (the compiler moves the call out of line,
+# or jumps over it).
+objdump -d --no-show-raw-insn "$obj/vmlinux" |
+	awk '/^[0-9a-f]+ <start_kernel>:/ { f = 1; next } /^$/ { f = 0 } f' > "$out/start_kernel"
+call=$(sed -n 's/^ *\([0-9a-f]*\):[[:space:]]*call .*<__alloc_tramp_init_early>$/\1/p' \
+	"$out/start_kernel")
+grep -A2 'cmpb *$0x0,.*<alloc_tramp_boot_enabled>' "$out/start_kernel" > "$out/early-test"
+ok "$(test "$(echo "$call" | wc -w)" = 1 && test "$(wc -l < "$out/early-test")" = 3 &&
+	{ sed -n 2p "$out/early-test" | grep -qE "jne +$call " ||
+	  { sed -n 2p "$out/early-test" | grep -qE 'je ' &&
+	    sed -n 3p "$out/early-test" | grep -q "^ *$call:"; }; }; echo $?)" \
+	"start_kernel() calls the early patching only if alloc_trampolines=on"
+sed 's/^/#   /' "$out/early-test"
+
 echo "1..$n"

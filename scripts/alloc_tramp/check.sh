@@ -87,7 +87,22 @@ for v in $variants; do
 		[ "$v" = tramp ] &&
 			RUN_NAME=tramp-boot GUEST_ARGS="alloc_trampolines=on slab_debug=U,kmalloc-128" \
 			"$here/run-guest-tests.sh" "$top" "$build" "$v" \
-			alloc_tramp/boot-on.sh report/show.sh alloc_tramp/caller.sh 2>&1 | emit
+			alloc_tramp/boot-on.sh report/show.sh alloc_tramp/caller.sh \
+			alloc_tramp/early.sh 2>&1 | emit
+		# Accuracy: the same workload on upstream's profiling and on
+		# ours, both on from boot, compared by file:line.
+		[ "$v" = prof ] &&
+			RUN_NAME=prof-accuracy "$here/run-guest-tests.sh" "$top" "$build" "$v" \
+			accuracy/workload.sh 2>&1 | emit
+		if [ "$v" = tramp ]; then
+			RUN_NAME=tramp-accuracy GUEST_ARGS=alloc_trampolines=on \
+			"$here/run-guest-tests.sh" "$top" "$build" "$v" accuracy/workload.sh 2>&1 | emit
+			"$here/accuracy.py" "$build/logs/prof-accuracy/results.log" \
+				"$build/logs/tramp-accuracy/results.log" > "$out/accuracy.tap" 2>&1
+			grep -E '^(not )?ok ' "$out/accuracy.tap" |
+				sed "s|^\(\(not \)\?ok\) [0-9]* *-\? *|\1 - accuracy: |" | emit
+			grep -q '^ok ' "$out/accuracy.tap" || echo "not ok - accuracy: no ok line" | emit
+		fi
 		# Call depth tracking needs an Intel model: TCG emulates one.
 		case $v in tramp) stuff="alloc_tramp/toggle.sh" ;; *) stuff= ;; esac
 		[ "$v" = tramp ] || [ "$v" = debug ] &&

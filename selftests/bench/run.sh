@@ -3,8 +3,7 @@
 #
 # The guest half of "make bench" (scripts/alloc_tramp/bench.sh): measure
 # the states this kernel offers and print them as "# bench STATE ..."
-# lines; on a kernel that profiles from boot, also run the accuracy
-# workload and dump /proc/allocinfo as "# allocinfo ..." lines.
+# lines.  The accuracy workload is accuracy/workload.sh.
 #
 # Kernel arguments: alloc_bench.n=OPS alloc_bench.reps=REPS.
 #
@@ -26,21 +25,6 @@ measure() {
 	echo "run ${ops:-100000} ${reps:-11}" > $f && sed "s/^/# bench $1 /" $f
 }
 
-# The same allocations on every kernel: the test module's known ones,
-# files in tmpfs, a walk of the file systems.
-accuracy() {
-	(cd ../alloc_tramp && insmod alloc_tramp_holder.ko && insmod alloc_tramp_test.ko &&
-		echo alloc > /sys/kernel/debug/alloc_tramp_test)
-	mkdir -p /tmp/acc
-	i=0
-	while [ $i -lt 200 ]; do
-		echo "file $i" > /tmp/acc/f$i
-		i=$((i + 1))
-	done
-	ls -R / > /dev/null 2>&1
-	grep -E '^ *[0-9]+ +[0-9]+ ' /proc/allocinfo | sed 's/^/# allocinfo /'
-}
-
 meminfo() {
 	grep -E '^(MemFree|Slab|Percpu|SUnreclaim):' /proc/meminfo |
 		awk '{ printf "# bench meminfo %s %s\n", $1, $2 }'
@@ -50,11 +34,7 @@ meminfo() {
 meminfo
 insmod alloc_bench.ko
 ok $? "load the benchmark module"
-case "$(cat /proc/cmdline)" in *alloc_trampolines=on*) boot_on=1 ;; *) boot_on= ;; esac
-
-if [ -d /sys/kernel/mm/alloc_trampolines ] && [ -n "$boot_on" ]; then
-	accuracy
-elif [ -d /sys/kernel/mm/alloc_trampolines ]; then
+if [ -d /sys/kernel/mm/alloc_trampolines ]; then
 	echo "# bench sites $(wc -l < $d/available_sites)"
 	measure ours-off
 	# One site, not in the loops: what the accounting costs by itself
@@ -69,7 +49,6 @@ elif [ -d /sys/kernel/mm/alloc_trampolines ]; then
 	measure ours-off-again
 	echo "toggle 5" > $f && sed 's/^/# bench toggle /' $f
 elif [ -f /proc/sys/vm/mem_profiling ]; then
-	accuracy
 	measure upstream-on
 	echo 0 > /proc/sys/vm/mem_profiling
 	measure upstream-off

@@ -721,15 +721,19 @@ static int emit_sections(struct objtool_file *file, struct alloc_site *sites,
 			 int nr, struct alloc_tag_rec *tags, int ntags,
 			 struct strtab *strs)
 {
-	struct section *str_sec, *tag_sec, *text_sec, *site_sec;
-	unsigned int mod = 0, relocs_per_tag, nr_text_relocs = 0, r = 0;
+	struct section *str_sec, *tag_sec, *text_sec, *site_sec, *ctr_sec = NULL;
+	unsigned int mod = 0, nr_text_relocs = 0, r = 0;
 	unsigned long text_size = 0;
-	struct symbol *str_sym, *tag_sym;
+	struct symbol *str_sym, *tag_sym, *ctr_sym = NULL;
 	int i;
 
+	/*
+	 * Three relocations a tag: its function, its file, and either its
+	 * module's name or, in vmlinux, its static per-CPU counters (a
+	 * module's are allocated when it loads).
+	 */
 	if (opts.alloc_tramp_module)
 		mod = strtab_add(strs, opts.alloc_tramp_module);
-	relocs_per_tag = opts.alloc_tramp_module ? 3 : 2;
 
 	for (i = 0; i < nr; i++) {
 		sites[i].stub_off = text_size;
@@ -740,7 +744,7 @@ static int emit_sections(struct objtool_file *file, struct alloc_site *sites,
 	str_sec = create_sec(file, ALLOC_TRAMP_STR_SECTION, 1, strs->len, 0,
 			     SHF_ALLOC, 1);
 	tag_sec = create_sec(file, ALLOC_TRAMP_TAGS_SECTION, ALLOC_TRAMP_TAG_SIZE,
-			     ntags, ntags * relocs_per_tag,
+			     ntags, ntags * 3,
 			     SHF_ALLOC | SHF_WRITE, 8);
 	text_sec = create_sec(file, ALLOC_TRAMP_TEXT_SECTION, 1, text_size,
 			      nr_text_relocs, SHF_ALLOC | SHF_EXECINSTR,
@@ -750,6 +754,16 @@ static int emit_sections(struct objtool_file *file, struct alloc_site *sites,
 			      SHF_ALLOC, 4);
 	if (!str_sec || !tag_sec || !text_sec || !site_sec)
 		return -1;
+	if (!opts.alloc_tramp_module) {
+		ctr_sec = create_sec(file, ALLOC_TRAMP_COUNTERS_SECTION,
+				     ALLOC_TRAMP_COUNTERS_SIZE, ntags, 0,
+				     SHF_ALLOC | SHF_WRITE, 8);
+		if (!ctr_sec)
+			return -1;
+		ctr_sym = elf_create_section_symbol(file->elf, ctr_sec);
+		if (!ctr_sym)
+			return -1;
+	}
 
 	memcpy(str_sec->data->d_buf, strs->buf, strs->len);
 	str_sym = elf_create_section_symbol(file->elf, str_sec);
@@ -770,10 +784,13 @@ static int emit_sections(struct objtool_file *file, struct alloc_site *sites,
 				    off + ALLOC_TRAMP_TAG_FILENAME, str_sym,
 				    tags[i].file, R_ABS64))
 			return -1;
-		if (opts.alloc_tramp_module &&
+		if (opts.alloc_tramp_module ?
 		    !elf_init_reloc(file->elf, tag_sec->rsec, r++,
 				    off + ALLOC_TRAMP_TAG_MODNAME, str_sym,
-				    mod, R_ABS64))
+				    mod, R_ABS64) :
+		    !elf_init_reloc(file->elf, tag_sec->rsec, r++,
+				    off + ALLOC_TRAMP_TAG_COUNTERS, ctr_sym,
+				    i * ALLOC_TRAMP_COUNTERS_SIZE, R_ABS64))
 			return -1;
 	}
 

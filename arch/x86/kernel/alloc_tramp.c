@@ -9,6 +9,9 @@
  * through the call thunk in front of their target: such a call calls its
  * allocator too, and switching off puts the call to the thunk back, as
  * static_call does.  The trampoline's call entry accounts for the call.
+ *
+ * Booted with alloc_trampolines=on, the sites of vmlinux are patched
+ * before the first allocation, with text_poke_early().
  */
 #include <linux/alloc_tramp.h>
 #include <linux/memory.h>
@@ -49,6 +52,33 @@ static bool site_calls_target(const u8 *insn, void *dest, void *target)
 	return dest == target || dest == site_off_dest(insn, target);
 }
 
+/*
+ * The instruction at @addr with its rel32 changed to lead to the site's
+ * trampoline (@on) or allocator; its length, or -EINVAL if the site does
+ * not lead to the other one of the two now.
+ */
+static int site_insn(const struct alloc_tramp_site *site, bool on, u8 *insn)
+{
+	u8 *addr = alloc_tramp_site_addr(site);
+	void *target = alloc_tramp_site_target(site);
+	void *tramp = alloc_tramp_site_tramp(site);
+	int rel = site_rel32(addr);
+	void *dest, *to;
+	s32 rel32;
+
+	if (rel < 0)
+		return rel;
+	dest = site_dest(addr, rel);
+	if (on ? !site_calls_target(addr, dest, target) : dest != tramp)
+		return -EINVAL;
+	to = on ? tramp : site_off_dest(addr, target);
+
+	memcpy(insn, addr, rel + 4);
+	rel32 = (long)to - (long)(addr + rel + 4);
+	memcpy(insn + rel, &rel32, 4);
+	return rel + 4;
+}
+
 /**
  * arch_alloc_tramp_queue - queue the redirection of one call site
  * @site: the site
@@ -62,29 +92,37 @@ static bool site_calls_target(const u8 *insn, void *dest, void *target)
  */
 int arch_alloc_tramp_queue(const struct alloc_tramp_site *site, bool on)
 {
-	u8 *addr = alloc_tramp_site_addr(site);
-	void *target = alloc_tramp_site_target(site);
-	void *tramp = alloc_tramp_site_tramp(site);
-	int rel = site_rel32(addr), len;
-	void *dest, *to;
 	u8 insn[6];
-	s32 rel32;
+	int len;
 
 	lockdep_assert_held(&text_mutex);
 
-	if (rel < 0)
-		return rel;
-	dest = site_dest(addr, rel);
-	if (on ? !site_calls_target(addr, dest, target) : dest != tramp)
-		return -EINVAL;
-	to = on ? tramp : site_off_dest(addr, target);
+	len = site_insn(site, on, insn);
+	if (len < 0)
+		return len;
+	text_poke_queue(alloc_tramp_site_addr(site), insn, len, NULL);
+	return 0;
+}
 
-	len = rel + 4;
-	memcpy(insn, addr, len);
+/**
+ * arch_alloc_tramp_early - redirect a site of vmlinux to its trampoline
+ * @site: the site
+ *
+ * As alternatives are applied: while one CPU runs, before the text is
+ * read-only, with text_poke_early().  Call thunks are set up later and
+ * leave the patched site alone (skip_addr()).
+ *
+ * Return: 0, or -EINVAL if the site is not as built.
+ */
+int __init arch_alloc_tramp_early(const struct alloc_tramp_site *site)
+{
+	u8 insn[6];
+	int len;
 
-	rel32 = (long)to - (long)(addr + len);
-	memcpy(insn + rel, &rel32, 4);
-	text_poke_queue(addr, insn, len, NULL);
+	len = site_insn(site, true, insn);
+	if (len < 0)
+		return len;
+	text_poke_early(alloc_tramp_site_addr(site), insn, len);
 	return 0;
 }
 

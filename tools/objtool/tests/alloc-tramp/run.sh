@@ -102,8 +102,22 @@ check "the wrapper stub calls enter and the wrapper, then jumps to leave" bash -
 	 grep -A3 'R_X86_64_PLT32.*kcalloc_noprof' | grep -q '__alloc_tramp_wrapper_leave-0x4'"
 check "four relocations per site entry" \
 	test "$(nrelocs sites.o .alloc_tramp.sites)" = $((4 * nsites))
-check "built-in tags: function and file, no module" \
-	test "$(nrelocs sites.o alloc_tags)" = $((2 * ntags))
+check "built-in tags: function, file and counters, no module" \
+	test "$(nrelocs sites.o alloc_tags)" = $((3 * ntags))
+check "built-in tags: 16 bytes of static per-CPU counters each" \
+	test "$(secsize sites.o .data..percpu..alloc_tramp)" = $((16 * ntags))
+# Offset and addend of each relocation to the counters, in tag order
+ctr_relocs() { readelf -rW sites.o | sed -n '/^Relocation section .\.relaalloc_tags/,/^$/p' |
+	       awk '$5 == ".data..percpu..alloc_tramp" { print $1, $7 }'; }
+ctr_ok() {
+	local n=0 off add
+	while read -r off add; do
+		[ $((16#$off)) = $((40 * n + 32)) ] && [ $((16#$add)) = $((16 * n)) ] || return 1
+		n=$((n + 1))
+	done < <(ctr_relocs)
+	[ $n = "$ntags" ]
+}
+check "built-in tag i points at counters + 16 * i" ctr_ok
 check "stubs are lea tag(%rip),%r11; jmp body" bash -c \
 	"objdump -dr -j .alloc_tramp.text sites.o |
 	 grep -q 'R_X86_64_PLT32.*__alloc_tramp___vmalloc_node_range_noprof-0x4'"
@@ -125,8 +139,10 @@ check "a second run adds nothing" bash -c "grep -q 'already has' again.out &&
 cp orig.o mod.o
 "$objtool" --alloc-trampolines --module --alloc-tramp-module=testmod mod.o > /dev/null 2>&1
 ok $? "module object"
-check "module tags also point at the module name" \
+check "module tags point at the module name, not at counters" \
 	test "$(nrelocs mod.o alloc_tags)" = $((3 * ntags))
+check "a module has no static counters: the loader allocates them" \
+	bash -c "! readelf -SW mod.o | grep -q '\.data\.\.percpu\.\.alloc_tramp'"
 check "module name string" \
 	grep -q testmod <(objcopy -O binary -j .rodata.alloc_tramp mod.o /dev/stdout)
 check "targets and bodies are undefined symbols" bash -c \
