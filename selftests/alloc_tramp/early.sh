@@ -14,7 +14,7 @@
 
 cd "$(dirname "$0")"
 echo "TAP version 13"
-echo "1..9"
+echo "1..8"
 
 . ../lib/tap.inc
 
