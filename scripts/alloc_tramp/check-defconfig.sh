@@ -51,6 +51,12 @@ RUN_NAME=defconfig GUEST_ARGS="alloc_tramp.toggles=200" \
 RUN_NAME=defconfig-stuff QEMU_EXTRA="-cpu Skylake-Client-v4" \
 	GUEST_ARGS="retbleed=stuff alloc_tramp.toggles=200" "$S/run-guest-tests.sh" "$top" "$build" \
 	defconfig alloc_tramp/calldepth.sh defconfig/modules.sh | tee -a "$out/results"
+# Booted on, with call depth tracking: the sites of vmlinux are patched
+# before the first allocation and before the call thunks.
+RUN_NAME=defconfig-boot QEMU_EXTRA="-cpu Skylake-Client-v4" \
+	GUEST_ARGS="retbleed=stuff alloc_trampolines=on" "$S/run-guest-tests.sh" "$top" "$build" \
+	defconfig alloc_tramp/early.sh alloc_tramp/boot-on.sh alloc_tramp/calldepth.sh |
+	tee -a "$out/results"
 for l in defconfig defconfig-stuff; do
 	grep -h '^# defconfig:' "$build/logs/$l/results.log" | tr -d '\r' | sed "s/^# defconfig:/  $l:/"
 done

@@ -87,8 +87,8 @@ for v in $variants; do
 		[ "$v" = tramp ] &&
 			RUN_NAME=tramp-boot GUEST_ARGS="alloc_trampolines=on slab_debug=U,kmalloc-128" \
 			"$here/run-guest-tests.sh" "$top" "$build" "$v" \
-			alloc_tramp/boot-on.sh report/show.sh alloc_tramp/caller.sh \
-			alloc_tramp/early.sh 2>&1 | emit
+			alloc_tramp/early.sh alloc_tramp/boot-on.sh report/show.sh \
+			alloc_tramp/caller.sh 2>&1 | emit
 		# Accuracy: the same workload on upstream's profiling and on
 		# ours, both on from boot, compared by file:line.
 		[ "$v" = prof ] &&
@@ -104,12 +104,20 @@ for v in $variants; do
 			grep -q '^ok ' "$out/accuracy.tap" || echo "not ok - accuracy: no ok line" | emit
 		fi
 		# Call depth tracking needs an Intel model: TCG emulates one.
-		case $v in tramp) stuff="alloc_tramp/toggle.sh" ;; *) stuff= ;; esac
+		# The tramp kernel switches on at run time, after the call
+		# thunks were set up; the debug kernel (lockdep, KASAN, the
+		# call thunks' counters) is booted on: its sites are patched
+		# before them.
+		case $v in
+		tramp) stuff="alloc_tramp/calldepth.sh alloc_tramp/toggle.sh" boot= ;;
+		*) stuff="alloc_tramp/early.sh alloc_tramp/boot-on.sh alloc_tramp/calldepth.sh"
+		   boot=alloc_trampolines=on ;;
+		esac
 		[ "$v" = tramp ] || [ "$v" = debug ] &&
 			RUN_NAME=$v-stuff QEMU_EXTRA="-cpu Skylake-Client-v4" \
-			GUEST_ARGS="retbleed=stuff alloc_tramp.toggles=200" GUEST_TIMEOUT=1800 \
+			GUEST_ARGS="retbleed=stuff alloc_tramp.toggles=200 $boot" GUEST_TIMEOUT=1800 \
 			"$here/run-guest-tests.sh" "$top" "$build" "$v" \
-			alloc_tramp/calldepth.sh $stuff 2>&1 | emit
+			$stuff 2>&1 | emit
 		[ "$v" = tramp ] &&
 			RUN_NAME=tramp-never GUEST_ARGS=sysctl.vm.mem_profiling=never \
 			"$here/run-guest-tests.sh" "$top" "$build" "$v" \

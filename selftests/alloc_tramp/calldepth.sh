@@ -4,7 +4,10 @@
 # Call depth tracking (retbleed=stuff on an Intel CPU model): callthunks
 # rewrote the direct calls to go through the call thunks, and the sites
 # must still be patchable, count right and keep calls and returns
-# accounted in pairs.  Run by make check booted that way.
+# accounted in pairs.  Run by make check booted that way.  Booted with
+# alloc_trampolines=on too, the sites called their stubs before the call
+# thunks were set up: a site that callthunks sent to a thunk in front of
+# its stub would not be "on" in the sites file.
 #
 # alloc-tramp-variants: none
 
@@ -32,7 +35,7 @@ patched=$(sed -n 's/^1 (\([0-9]*\) of [0-9]* sites patched)$/\1/p' $en)
 live=$(grep -cv ' gone$' $sites)
 [ "${patched:-0}" = "$live" ] && [ "$live" -gt 500 ] && ! grep -v ' gone$' $sites | grep -qv ' on$'
 ok $? "every site whose text is live is patched: $(cat $en), $live live"
-! dmesg | grep -q 'not as built'
+! dmesg | grep -q 'are not as built'
 ok $? "none was refused"
 
 insmod alloc_tramp_holder.ko && insmod alloc_tramp_test.ko && echo alloc > $ctl

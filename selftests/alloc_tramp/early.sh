@@ -13,6 +13,7 @@
 # alloc-tramp-variants: none
 
 cd "$(dirname "$0")"
+# Run it first in its boot: the switches of other tests mark tags.
 echo "TAP version 13"
 echo "1..8"
 
