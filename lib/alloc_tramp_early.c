@@ -2,7 +2,8 @@
 /*
  * Allocation trampolines from the first allocation.
  *
- * Booted with alloc_trampolines=on, start_kernel() calls
+ * Booted with alloc_trampolines=on (or with
+ * CONFIG_ALLOC_TRAMPOLINES_ENABLED_BY_DEFAULT), start_kernel() calls
  * alloc_tramp_init_early() just before mm_core_init() brings up the page
  * and slab allocators: every site of vmlinux is patched then, while one
  * CPU runs and the text is still writable, the way alternatives are
@@ -24,7 +25,8 @@
 
 #include "alloc_tramp_early.h"
 
-bool alloc_tramp_boot_enabled __initdata;
+bool alloc_tramp_boot_enabled __initdata =
+	IS_ENABLED(CONFIG_ALLOC_TRAMPOLINES_ENABLED_BY_DEFAULT);
 bool alloc_tramp_early_done __initdata;
 
 /* An early parameter: it must be known before start_kernel() calls us. */
