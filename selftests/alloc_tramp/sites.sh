@@ -19,7 +19,7 @@ else
 fi
 
 f=/proc/allocinfo
-re='^ *[0-9]+ +[0-9]+ [A-Za-z0-9_][^ ]*:[0-9]+( \[[^ ]+\])? func:[A-Za-z0-9_]+ *$'
+re='^ *[0-9]+ +[0-9]+ [A-Za-z0-9_][^ ]*:[0-9]+( \[[^ ]+\])? func:[A-Za-z0-9_]+( accurate:no)? *$'
 n=$(tail -n +3 $f | grep -cE "$re")
 bad=$(tail -n +3 $f | grep -vE "$re" | head -n 3)
 if [ "$n" -ge "${tags:-x}" ] && [ -z "$bad" ]; then

@@ -56,6 +56,17 @@ same "/proc/allocinfo: exact bytes, [module], headers skipped" "$(printf '%s\n' 
 	'      0        0 mm/z.c:33 module:vmlinux func:zc' \
 	'# 3 sites, 1.0M in all')" "$("$r" "$tmp/allocinfo")"
 
+cat > "$tmp/allocinfo2" <<'T'
+allocinfo - version: 2.0
+#     <size>  <calls> <tag info>
+        4096        1 fs/x.c:11 [xfs] func:xa accurate:no 
+     1048576      256 mm/y.c:22 func:yb accurate:no 
+T
+same "/proc/allocinfo 2.0: accurate:no is not part of the function" "$(printf '%s\n' \
+	'   1.0M      256 mm/y.c:22 module:vmlinux func:yb' \
+	'   4.0K        1 fs/x.c:11 module:xfs func:xa' \
+	'# 2 sites, 1.0M in all')" "$("$r" "$tmp/allocinfo2")"
+
 same "-d: the sites that grew, most first" "$(printf '%s\n' \
 	'+512     +4         1.0K mm/a.c:10 module:vmlinux func:fa' \
 	'+64      +1           64 mm/new.c:7 module:vmlinux func:fn' \
