@@ -35,10 +35,11 @@ void __alloc_tramp_init_early(void);
 /**
  * alloc_tramp_init_early - switch on before the first allocation
  *
- * Called by start_kernel() before mm_core_init().  Booted without
+ * Called by start_kernel() before mm_core_init(), and inlined there, as
+ * it reads __initdata.  Booted without
  * alloc_trampolines=on, reading the parameter is all it does.
  */
-static inline void alloc_tramp_init_early(void)
+static __always_inline void alloc_tramp_init_early(void)
 {
 	if (alloc_tramp_boot_enabled)
 		__alloc_tramp_init_early();

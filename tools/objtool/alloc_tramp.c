@@ -70,17 +70,94 @@ struct alloc_tag_rec {
 	unsigned int file, func, line;
 };
 
+/*
+ * The pass is linear in the number of sites: strings, tags and source
+ * files are found through hash tables, never by a rescan.  A table is an
+ * array of chain heads; entry i of the chain array holds the next index
+ * of the chain (or -1), in the order the entries were added.
+ */
+#define CHAIN_BITS	16
+
+struct chains {
+	int head[1 << CHAIN_BITS];
+	int *next;
+	size_t cap;
+};
+
+static unsigned int hash_bytes(const void *p, size_t len, unsigned int h)
+{
+	const unsigned char *c = p;
+
+	/* FNV-1a */
+	for (h = h ?: 2166136261u; len--; c++)
+		h = (h ^ *c) * 16777619u;
+	return h;
+}
+
+static unsigned int hash_str(const char *str)
+{
+	return hash_bytes(str, strlen(str), 0) & ((1 << CHAIN_BITS) - 1);
+}
+
+/* Entry @idx goes at the head of chain @bucket. */
+static int chain_add(struct chains *c, unsigned int bucket, int idx)
+{
+	if ((size_t)idx >= c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 1024;
+		c->next = realloc(c->next, c->cap * sizeof(*c->next));
+		if (!c->next) {
+			perror("realloc");
+			return -1;
+		}
+	}
+	c->next[idx] = c->head[bucket];
+	c->head[bucket] = idx;
+	return 0;
+}
+
+static struct chains *chains_new(void)
+{
+	struct chains *c = calloc(1, sizeof(*c));
+
+	if (!c) {
+		perror("calloc");
+		exit(1);
+	}
+	memset(c->head, -1, sizeof(c->head));
+	return c;
+}
+
+static void chains_free(struct chains *c)
+{
+	if (c)
+		free(c->next);
+	free(c);
+}
+
 struct strtab {
 	char *buf;
 	size_t len, cap;
+	/* offsets of the strings, and their chains */
+	unsigned int *offs;
+	int nr;
+	struct chains *hash;
 };
 
+/* Every call instruction asks: a hash table of the target names */
 static bool is_target_name(const char *name)
 {
+	static struct chains *hash;
 	unsigned int i;
+	int t;
 
-	for (i = 0; i < ARRAY_SIZE(targets); i++)
-		if (!strcmp(name, targets[i].name))
+	if (!hash) {
+		hash = chains_new();
+		for (i = 0; i < ARRAY_SIZE(targets); i++)
+			if (chain_add(hash, hash_str(targets[i].name), i))
+				exit(1);
+	}
+	for (t = hash->head[hash_str(name)]; t >= 0; t = hash->next[t])
+		if (!strcmp(name, targets[t].name))
 			return true;
 	return false;
 }
@@ -355,40 +432,68 @@ static int dwarf_open(struct dwarf_ctx *dw, const char *name)
  * its caller's tag, as in mempool_kmalloc().  Both compile to the same
  * code, so read the source line the call is attributed to.
  */
+/* A source file, read once, with the offset of each of its lines */
+struct src_file {
+	char *path;
+	char *text;
+	size_t len;
+	unsigned int *lines;	/* lines[n - 1]: offset of line n */
+	unsigned int nr_lines;
+	struct src_file *next;
+};
+
+static struct src_file *src_read(const char *path)
+{
+	static struct src_file *files[1 << CHAIN_BITS];
+	unsigned int h = hash_str(path), n = 0;
+	struct src_file *f;
+	size_t cap = 0, i;
+	FILE *fp;
+
+	for (f = files[h]; f; f = f->next)
+		if (!strcmp(f->path, path))
+			return f;
+
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return NULL;
+	f->path = strdup(path);
+	fp = fopen(path, "r");
+	if (fp) {
+		f->len = getdelim(&f->text, &cap, 0, fp) > 0 ? strlen(f->text) : 0;
+		fclose(fp);
+	}
+	for (i = 0; f->text && i <= f->len; i++) {
+		if (i && f->text[i - 1] != '\n')
+			continue;
+		if (n == f->nr_lines) {
+			f->nr_lines = f->nr_lines ? f->nr_lines * 2 : 256;
+			f->lines = realloc(f->lines, f->nr_lines * sizeof(*f->lines));
+			if (!f->lines)
+				return NULL;
+		}
+		f->lines[n++] = i;
+	}
+	f->nr_lines = n;
+	f->next = files[h];
+	files[h] = f;
+	return f;
+}
+
 static bool written_noprof(const char *path, unsigned int lineno)
 {
-	static char *cached_path, *text;
-	static size_t text_len;
+	struct src_file *f;
 	const char *p, *end;
-	unsigned int n;
 
 	if (!lineno)
 		return false;
 
-	if (!cached_path || strcmp(cached_path, path)) {
-		FILE *f = fopen(path, "r");
-
-		free(cached_path);
-		free(text);
-		cached_path = strdup(path);
-		text = NULL;
-		text_len = 0;
-		if (f) {
-			text_len = getdelim(&text, &text_len, 0, f) > 0 ? strlen(text) : 0;
-			fclose(f);
-		}
-	}
-	if (!text)
+	f = src_read(path);
+	if (!f || !f->text || lineno > f->nr_lines)
 		return false;
 
-	for (p = text, n = 1; n < lineno && p; n++) {
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	if (!p)
-		return false;
-	end = strchr(p, '\n') ?: text + text_len;
+	p = f->text + f->lines[lineno - 1];
+	end = strchr(p, '\n') ?: f->text + f->len;
 	for (; p + 7 < end; p++)
 		if (!strncmp(p, "_noprof(", 8))
 			return true;
@@ -519,11 +624,14 @@ static void resolve_lines(struct alloc_site *sites, int nr)
 static unsigned int strtab_add(struct strtab *tab, const char *str)
 {
 	size_t len = strlen(str) + 1, off;
+	unsigned int h = hash_str(str);
+	int i;
 
-	/* Sites come in address order, so repeats are usually recent. */
-	for (off = 0; off < tab->len; off += strlen(tab->buf + off) + 1)
-		if (!strcmp(tab->buf + off, str))
-			return off;
+	if (!tab->hash)
+		tab->hash = chains_new();
+	for (i = tab->hash->head[h]; i >= 0; i = tab->hash->next[i])
+		if (!strcmp(tab->buf + tab->offs[i], str))
+			return tab->offs[i];
 
 	if (tab->len + len > tab->cap) {
 		tab->cap = (tab->cap + len) * 2;
@@ -536,6 +644,15 @@ static unsigned int strtab_add(struct strtab *tab, const char *str)
 	memcpy(tab->buf + tab->len, str, len);
 	off = tab->len;
 	tab->len += len;
+
+	if (chain_add(tab->hash, h, tab->nr))
+		exit(1);
+	tab->offs = realloc(tab->offs, tab->hash->cap * sizeof(*tab->offs));
+	if (!tab->offs) {
+		perror("realloc");
+		exit(1);
+	}
+	tab->offs[tab->nr++] = off;
 	return off;
 }
 
@@ -544,7 +661,9 @@ static int assign_tags(struct alloc_site *sites, int nr, struct strtab *strs,
 		       struct alloc_tag_rec **tagsp)
 {
 	struct alloc_tag_rec *tags = calloc(nr, sizeof(*tags));
+	struct chains *hash = chains_new();
 	int i, t, ntags = 0;
+	unsigned int h;
 
 	if (!tags) {
 		perror("calloc");
@@ -558,16 +677,20 @@ static int assign_tags(struct alloc_site *sites, int nr, struct strtab *strs,
 			.line = sites[i].line,
 		};
 
-		for (t = ntags - 1; t >= 0; t--)
+		h = hash_bytes(&rec, sizeof(rec), 0) & ((1 << CHAIN_BITS) - 1);
+		for (t = hash->head[h]; t >= 0; t = hash->next[t])
 			if (!memcmp(&tags[t], &rec, sizeof(rec)))
 				break;
 		if (t < 0) {
 			t = ntags++;
 			tags[t] = rec;
+			if (chain_add(hash, h, t))
+				return -1;
 		}
 		sites[i].tag = t;
 	}
 
+	chains_free(hash);
 	*tagsp = tags;
 	return ntags;
 }
@@ -889,5 +1012,7 @@ out:
 	free(sites);
 	free(tags);
 	free(strs.buf);
+	free(strs.offs);
+	chains_free(strs.hash);
 	return ret;
 }
