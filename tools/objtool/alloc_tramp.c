@@ -57,6 +57,7 @@ static const struct alloc_target targets[] = {
 struct alloc_site {
 	struct instruction *insn;
 	struct symbol *target;
+	void *scopes;		/* struct site_scopes, with DWARF */
 	bool wrapper;
 	bool untagged;
 	unsigned long stub_off;
@@ -426,12 +427,6 @@ static int dwarf_open(struct dwarf_ctx *dw, const char *name)
 	return dw->elf ? 0 : -1;
 }
 
-/*
- * Upstream tags a call written with an API name (kmalloc(...)), not one
- * written with a *_noprof name (kmalloc_noprof(...)): that one belongs to
- * its caller's tag, as in mempool_kmalloc().  Both compile to the same
- * code, so read the source line the call is attributed to.
- */
 /* A source file, read once, with the offset of each of its lines */
 struct src_file {
 	char *path;
@@ -480,6 +475,12 @@ static struct src_file *src_read(const char *path)
 	return f;
 }
 
+/*
+ * Upstream tags a call written with an API name (kmalloc(...)), not one
+ * written with a *_noprof name (kmalloc_noprof(...)): that one belongs to
+ * its caller's tag, as in mempool_kmalloc().  Both compile to the same
+ * code, so read the source line the call is attributed to.
+ */
 static bool written_noprof(const char *path, unsigned int lineno)
 {
 	struct src_file *f;
@@ -508,6 +509,132 @@ static bool is_wrapper(Dwarf_Die *die)
 	return len > 7 && !strcmp(name + len - 7, "_noprof");
 }
 
+/* The concrete subprogram and inlined scopes around a site, innermost first */
+struct site_scopes {
+	int nr;
+	Dwarf_Die die[];
+};
+
+struct site_addr {
+	Dwarf_Addr addr;
+	struct alloc_site *site;
+};
+
+#define MAX_SCOPES	64
+
+static int site_addr_cmp(const void *a, const void *b)
+{
+	const struct site_addr *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* The first of the sorted @sa at or after @addr */
+static size_t site_addr_find(struct site_addr *sa, size_t n, Dwarf_Addr addr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (sa[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* @stack[0..@depth) and @die, innermost first, become the scopes of @site. */
+static void site_set_scopes(struct alloc_site *site, Dwarf_Die *stack, int depth,
+			    Dwarf_Die *die)
+{
+	struct site_scopes *sc = realloc(site->scopes, sizeof(*sc) +
+					 (depth + 1) * sizeof(Dwarf_Die));
+	int i;
+
+	if (!sc) {
+		perror("realloc");
+		exit(1);
+	}
+	sc->nr = depth + 1;
+	sc->die[0] = *die;
+	for (i = 0; i < depth; i++)
+		sc->die[i + 1] = stack[depth - 1 - i];
+	site->scopes = sc;
+}
+
+/*
+ * One walk of a CU's DIE tree gives each of its sites the chain of
+ * concrete scopes around it: a scope's sites are found by binary search,
+ * and a scope without sites is not entered.  (dwarf_getscopes() walks the
+ * tree again for each site: the pass would be quadratic in a CU's size.)
+ * The walk goes outside in, so the innermost scope of a site comes last.
+ */
+static void scopes_walk(Dwarf_Die *parent, Dwarf_Addr bias, Dwarf_Die *stack,
+			int depth, struct site_addr *sa, size_t n)
+{
+	Dwarf_Die die;
+
+	if (dwarf_child(parent, &die))
+		return;
+	do {
+		int tag = dwarf_tag(&die);
+		bool scope = tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine;
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t off = 0;
+		bool found = false;
+		size_t i;
+
+		if (!scope && tag != DW_TAG_lexical_block)
+			continue;
+		while ((off = dwarf_ranges(&die, off, &base, &lo, &hi)) > 0) {
+			for (i = site_addr_find(sa, n, lo + bias);
+			     i < n && sa[i].addr < hi + bias; i++) {
+				found = true;
+				if (scope)
+					site_set_scopes(sa[i].site, stack, depth, &die);
+			}
+		}
+		if (!found || depth == MAX_SCOPES)
+			continue;
+		if (scope)
+			stack[depth] = die;
+		scopes_walk(&die, bias, stack, depth + scope, sa, n);
+	} while (!dwarf_siblingof(&die, &die));
+}
+
+/* The scopes of every site, one walk of each CU */
+static int find_scopes(struct dwarf_ctx *dw, struct alloc_site *sites, int nr)
+{
+	struct site_addr *sa = calloc(nr, sizeof(*sa));
+	Dwarf_Die stack[MAX_SCOPES], *cu = NULL;
+	Dwarf_Addr bias;
+	GElf_Shdr shdr;
+	int i;
+
+	if (!sa) {
+		perror("calloc");
+		return -1;
+	}
+	for (i = 0; i < nr; i++) {
+		struct instruction *insn = sites[i].insn;
+
+		if (!gelf_getshdr(elf_getscn(dw->elf, insn->sec->idx), &shdr)) {
+			free(sa);
+			return -1;
+		}
+		sa[i].addr = shdr.sh_addr + insn->offset;
+		sa[i].site = &sites[i];
+	}
+	qsort(sa, nr, sizeof(*sa), site_addr_cmp);
+
+	while ((cu = dwfl_module_nextcu(dw->mod, cu, &bias)))
+		scopes_walk(cu, bias, stack, 0, sa, nr);
+	free(sa);
+	return 0;
+}
+
 /*
  * The line table names the wrapper's line in a header.  Each inlined
  * wrapper frame was called from the frame around it: go out while the
@@ -516,9 +643,10 @@ static bool is_wrapper(Dwarf_Die *die)
 static int dwarf_resolve(struct dwarf_ctx *dw, struct alloc_site *site)
 {
 	struct instruction *insn = site->insn;
+	struct site_scopes *sc = site->scopes;
 	const char *file = NULL, *comp_dir;
 	char *full;
-	Dwarf_Die *cu, *scopes = NULL, cu_die;
+	Dwarf_Die *cu, cu_die;
 	Dwarf_Attribute attr;
 	Dwarf_Files *files;
 	Dwarf_Addr addr, bias;
@@ -526,7 +654,7 @@ static int dwarf_resolve(struct dwarf_ctx *dw, struct alloc_site *site)
 	size_t nfiles;
 	GElf_Shdr shdr;
 	Dwfl_Line *line;
-	int lineno = 0, nscopes, i;
+	int lineno = 0, i;
 
 	if (!gelf_getshdr(elf_getscn(dw->elf, insn->sec->idx), &shdr))
 		return -1;
@@ -540,39 +668,27 @@ static int dwarf_resolve(struct dwarf_ctx *dw, struct alloc_site *site)
 	file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
 	comp_dir = dwarf_formstring(dwarf_attr(&cu_die, DW_AT_comp_dir, &attr));
 
-	/*
-	 * dwarf_getscopes() continues an inlined scope with its abstract
-	 * origin's; dwarf_getscopes_die() gives the concrete callers.
-	 */
-	nscopes = dwarf_getscopes(&cu_die, addr - bias, &scopes);
-	if (nscopes > 0) {
-		Dwarf_Die innermost = scopes[0];
+	/* The concrete callers, from find_scopes() */
+	for (i = 0; sc && i < sc->nr; i++) {
+		Dwarf_Die *scope = &sc->die[i];
 
-		free(scopes);
-		nscopes = dwarf_getscopes_die(&innermost, &scopes);
-	}
-	for (i = 0; i < nscopes; i++) {
-		int tag = dwarf_tag(&scopes[i]);
-
-		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
-			continue;
-
-		if (tag == DW_TAG_subprogram || !is_wrapper(&scopes[i])) {
-			site->func = dwarf_diename(&scopes[i]);
+		if (dwarf_tag(scope) == DW_TAG_subprogram || !is_wrapper(scope)) {
+			site->func = dwarf_diename(scope);
 			if (site->func)
 				site->func = strdup(site->func);
 			break;
 		}
 
-		if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &attr), &word) ||
+		if (dwarf_formudata(dwarf_attr(scope, DW_AT_call_file, &attr), &word) ||
 		    dwarf_getsrcfiles(&cu_die, &files, &nfiles) || word >= nfiles)
 			break;
 		file = dwarf_filesrc(files, word, NULL, NULL);
-		if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &attr), &word))
+		if (dwarf_formudata(dwarf_attr(scope, DW_AT_call_line, &attr), &word))
 			break;
 		lineno = word;
 	}
-	free(scopes);
+	free(sc);
+	site->scopes = NULL;
 
 	if (!file)
 		return -1;
@@ -596,6 +712,10 @@ static void resolve_lines(struct alloc_site *sites, int nr)
 	struct dwarf_ctx dw;
 
 	dwarf = !dwarf_open(&dw, objname);
+	if (dwarf && find_scopes(&dw, sites, nr)) {
+		dwfl_end(dw.dwfl);
+		dwarf = false;
+	}
 #endif
 	if (!dwarf)
 		WARN("alloc-tramp: no DWARF, tags get the function name and line 0");

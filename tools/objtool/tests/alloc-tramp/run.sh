@@ -190,5 +190,38 @@ sed -n 's/^\(not \)\?ok [0-9]* - /# harness: &/p' harness.tap | head -3
 check "harness: every check passed" \
 	bash -c "! grep -q '^not ok' harness.tap && grep -q '^1\\.\\.2[0-9]' harness.tap"
 
+# Scale: a generated object of N functions, each calling an allocator on
+# a line of its own (a site and a tag each).  The pass finds strings, tags
+# and source lines through hash tables and walks each CU's DWARF once: 8
+# times the sites take about 8 times as long, where one rescan per site
+# would take 64 times.
+gen() {
+	awk -v n="$1" 'BEGIN {
+		print "\t.text"
+		for (i = 0; i < n; i++)
+			printf "\t.globl f%d\n\t.type f%d, @function\nf%d:\n" \
+			       "\tcall __kmalloc_noprof\n\tret\n\t.size f%d, .-f%d\n", i, i, i, i, i
+		print "\t.section .note.GNU-stack, \"\", @progbits"
+	}' > "scale$1.S" && gcc -g -c "scale$1.S" -o "scale$1.o"
+}
+# scale N: objtool's user time (s) on the N-site object; its stats in scaleN.out
+scale() {
+	local TIMEFORMAT=%U
+
+	{ time "$objtool" --alloc-trampolines --alloc-tramp-list --stats "scale$1.o" \
+		> "scale$1.out" 2>&1; } 2>&1
+}
+gen 7500 && gen 60000
+ok $? "generate objects of 7500 and 60000 sites"
+t1=$(scale 7500)
+t8=$(scale 60000)
+check "60000 sites, 60000 tags, each at the line of its call" bash -c \
+	"grep -q '^alloc_tramp: 60000 sites, 60000 tags' scale60000.out &&
+	 grep -qx 'f0+0x0 __kmalloc_noprof .*/scale60000.S:5 f0' scale60000.out &&
+	 grep -qx 'f59999+0x0 __kmalloc_noprof .*/scale60000.S:359999 f59999' scale60000.out"
+echo "# objtool user time: 7500 sites $t1 s, 60000 sites $t8 s"
+check "8 times the sites, at most 16 times the time (linear, not quadratic)" \
+	awk -v a="$t1" -v b="$t8" 'BEGIN { exit !(b <= 16 * (a > 0.01 ? a : 0.01)) }'
+
 echo "1..$n"
 [ $fails -eq 0 ]
