@@ -94,6 +94,22 @@ print("%d times; the median is kept.  Under TCG the absolute times mean" % reps)
 print("little: read the ratios, each to the baseline of the same mode.")
 print("Static keys are jump labels: a NOP while off, in all three kernels.\n")
 
+
+def measured(name):
+    path = os.path.join(out, name)
+    if not os.path.exists(path):
+        return "not measured"
+    return datetime.datetime.fromtimestamp(os.path.getmtime(path), datetime.timezone.utc) \
+        .strftime("%Y-%m-%d %H:%M UTC")
+
+
+print("Each part as last measured (`BENCH_PARTS` measures some again):\n")
+for part, name in (("allocation loops", "ours-icount.log"), ("profiles", "profile-ours-all.txt"),
+                   ("size and metadata", "sizes.txt"), ("objtool", "objtool.txt"),
+                   ("accuracy", "accuracy-ours.log")):
+    print("- %s: %s" % (part, measured(name)))
+print()
+
 for mode, title in MODES:
     print("## Allocation loops: %s\n" % title)
     print("| state | kmalloc | x baseline | pages | x baseline |")

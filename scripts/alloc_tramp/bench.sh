@@ -8,6 +8,9 @@
 #
 # Usage: bench.sh TOP BUILD
 #   BENCH_N (ops per repeat, default 200000), BENCH_REPS (default 11).
+#   BENCH_PARTS: what to measure again, of "loops accuracy profile objtool
+#   sizes" (default all); the report takes the rest from the last run,
+#   and says when each part was measured.
 
 set -eu
 
@@ -18,8 +21,13 @@ out=$build/bench
 n=${BENCH_N:-200000}
 reps=${BENCH_REPS:-11}
 mkdir -p "$out"
+parts=${BENCH_PARTS:-loops accuracy profile objtool sizes}
+want() { [[ " $parts " == *" $1 "* ]]; }
 
-for v in guest prof tramp; do
+# The baseline only for the loops, their profiles and the sizes
+kernels="prof tramp"
+want loops || want profile || want sizes && kernels="guest $kernels"
+for v in $kernels; do
 	"$here/build-kernel.sh" "$build" "$v"
 done
 
@@ -37,7 +45,7 @@ boot() {
 # with a second one the first state measured in a boot came out up to
 # x1.7 slower than with one (ours, off: 595 against 340 ns/op).
 export QEMU_SMP=1
-for mode in wall icount; do
+want loops && for mode in wall icount; do
 	suffix=
 	if [ $mode = icount ]; then
 		suffix=-icount
@@ -49,7 +57,7 @@ for mode in wall icount; do
 done
 unset QEMU_EXTRA QEMU_SMP
 # Accuracy: both on from boot, the same workload (make check tests it)
-for p in "upstream prof" "ours tramp alloc_trampolines=on"; do
+want accuracy && for p in "upstream prof" "ours tramp alloc_trampolines=on"; do
 	set -- $p
 	echo "  BENCH   accuracy-$1"
 	RUN_NAME=bench-accuracy-$1 GUEST_ARGS="${3:-}" \
@@ -59,14 +67,16 @@ for p in "upstream prof" "ours tramp alloc_trampolines=on"; do
 done
 
 # Where the instructions of one op go, by function
-for p in "baseline guest boot" "upstream prof boot" "ours-all tramp on" "ours-one tramp one"; do
+want profile && for p in "baseline guest boot" "upstream prof boot" "ours-all tramp on" "ours-one tramp one"; do
 	set -- $p
 	echo "  BENCH   profile $1"
 	"$here/profile.sh" "$top" "$build" "$2" "$3" > "$out/profile-$1.txt"
 done
 
-echo "  BENCH   objtool"
-"$here/bench-objtool.sh" "$build" 3 > "$out/objtool.txt"
+if want objtool; then
+	echo "  BENCH   objtool"
+	"$here/bench-objtool.sh" "$build" 3 > "$out/objtool.txt"
+fi
 
 # Code from vmlinux.o, whose sections are not yet padded as in vmlinux:
 # .text, and all executable sections.  The rest from the symbols.
@@ -85,18 +95,18 @@ span() {
 	b=$(sym "$1" "$3")
 	[ -n "$a" ] && [ -n "$b" ] && echo $((0x$b - 0x$a)) || echo 0
 }
-for v in guest prof tramp; do
+want sizes && for v in guest prof tramp; do
 	echo "$v $(code $v .text) $(code $v '') $(stat -c %s "$build/obj/$v/vmlinux")" \
 		"$(stat -c %s "$build/obj/$v/arch/x86/boot/bzImage")"
 done > "$out/sizes.txt"
 # The functions of each kernel, and those of KUnit, which our kernel
 # carries for its tests only.
-for v in guest prof tramp; do
+want sizes && for v in guest prof tramp; do
 	nm -S --defined-only "$build/obj/$v/vmlinux.o" > "$out/nm-$v.txt"
 done
-nm -S --defined-only "$build"/obj/tramp/lib/kunit/*.o \
-	"$build/obj/tramp/lib/alloc_tramp_kunit.o" > "$out/nm-kunit.txt" 2>/dev/null || true
-for v in prof tramp; do
+want sizes && { nm -S --defined-only "$build"/obj/tramp/lib/kunit/*.o \
+	"$build/obj/tramp/lib/alloc_tramp_kunit.o" > "$out/nm-kunit.txt" 2>/dev/null || true; }
+want sizes && for v in prof tramp; do
 	echo "$v tags $(span $v __start_alloc_tags __stop_alloc_tags)"
 	echo "$v stubs $(span $v __alloc_tramp_text_start __alloc_tramp_text_end)"
 	echo "$v sites $(span $v __start_alloc_tramp_sites __stop_alloc_tramp_sites)"
