@@ -45,7 +45,7 @@ info = collections.defaultdict(dict)   # boot -> key -> value
 for boot in BOOTS:
     mode = "-icount" if boot.endswith("-icount") else ""
     for line in read(boot + ".log"):
-        m = re.match(r"# bench (\S+) (kmalloc|pages) ([0-9.]+) ns/op", line)
+        m = re.match(r"# bench (\S+) (kmalloc|pages|files|forks) ([0-9.]+) ns/op", line)
         if m:
             bench.setdefault(mode, {}).setdefault(m[1], {})[m[2]] = float(m[3])
             continue
@@ -56,6 +56,10 @@ for boot in BOOTS:
         m = re.match(r"# bench allocated (\d+) bytes of page_ext", line)
         if m:
             info[boot]["page_ext"] = int(m[1])
+            continue
+        m = re.match(r"# bench (?:ours|upstream) (switch-on|switch-off) ([0-9.]+) ms", line)
+        if m:
+            info[boot][m[1]] = float(m[2])
             continue
         m = re.match(r"# bench toggle (enable|disable) ([0-9.]+) ms", line)
         if m:
@@ -132,6 +136,49 @@ for mode, title in MODES:
         print("- %s, in one boot: upstream on/off x%s; ours all/off x%s, one/off x%s." % (
             loop, fmt(up_in), fmt(ours_in), fmt(one_in)))
     print()
+# The macro workload, as the loops
+for mode, title in MODES:
+    print("## Macro workload: %s\n" % title)
+    print("10000 files created, written, read and deleted in a tmpfs (per file), and")
+    print("1000 fork/exit/wait pairs (per pair): `selftests/bench/macro.c`, median of 3.\n")
+    print("| state | files | x baseline | forks | x baseline |")
+    print("|---|---:|---:|---:|---:|")
+    for state, label in STATES:
+        b = bench.get(mode, {}).get(state, {})
+        print("| %s | %s | %s | %s | %s |" % (
+            label, fmt(b.get("files"), "%.0f"), fmt(ratio(state, "files", mode)),
+            fmt(b.get("forks"), "%.0f"), fmt(ratio(state, "forks", mode))))
+    print()
+
+
+def target_row(what, loop, value, limit, text):
+    met = value is not None and limit is not None and value <= limit + 1e-9
+    print("| %s | %s | %s | %s | %s |" % (what, loop, fmt(value, "x%.3f"), text % fmt(limit, "x%.3f"),
+                                        "met" if met else "not met"))
+
+
+print("## Targets\n")
+print("From the instructions per op (-icount), each state as a ratio to the")
+print("baseline of its loop.\n")
+print("| target | loop | ours | limit | |")
+print("|---|---|---:|---:|---|")
+for loop in ("kmalloc", "pages", "files", "forks"):
+    r = lambda st: ratio(st, loop, "-icount")
+    up, off = r("upstream-on"), r("ours-off")
+    target_row("all sites on: at most half of upstream's overhead", loop, r("ours-all"),
+               None if up is None else 1 + (up - 1) / 2, "%s (upstream on: " + fmt(up, "x%.3f") + ")")
+    target_row("off: at most baseline + 1%", loop, off, 1.01, "%s")
+    for st, what in (("ours-one", "one site on: at most off + 2%"),
+                     ("ours-off-again", "off again: at most off + 2%")):
+        target_row(what, loop, r(st), None if off is None else off + 0.02, "%s")
+sw_up, sw_ours = info["upstream"], info["ours"]
+for k in ("switch-on", "switch-off"):
+    a, b = sw_up.get(k), sw_ours.get(k)
+    print("| switching all sites %s (ms, wall time; upstream: its key) | - | %s | %s | %s |" % (
+        k[7:], fmt(b, "%.1f"), fmt(a, "%.1f"),
+        "met" if a is not None and b is not None and b <= a else "not met"))
+print()
+
 print("- One site on: %s." % info["ours"].get("one-site", "-"))
 print("- All sites on: %s." % info["ours"].get("all-sites", "-"))
 print()

@@ -21,9 +21,13 @@ f=/sys/kernel/debug/alloc_bench
 en=/sys/kernel/mm/alloc_trampolines/enabled
 d=/sys/kernel/debug/alloc_trampolines
 
+# The loops of the module, then the macro workload: 10000 files in a
+# tmpfs, 1000 fork/exit pairs
 measure() {
-	echo "run ${ops:-100000} ${reps:-11}" > $f && sed "s/^/# bench $1 /" $f
+	echo "run ${ops:-100000} ${reps:-11}" > $f && sed "s/^/# bench $1 /" $f &&
+		alloc_bench_macro /mnt/macro 10000 1000 3 | sed "s/^/# bench $1 /"
 }
+mkdir -p /mnt/macro && mount -t tmpfs macro /mnt/macro
 
 meminfo() {
 	grep -E '^(MemFree|Slab|Percpu|SUnreclaim):' /proc/meminfo |
@@ -48,8 +52,10 @@ if [ -d /sys/kernel/mm/alloc_trampolines ]; then
 	echo 0 > $en
 	measure ours-off-again
 	echo "toggle 5" > $f && sed 's/^/# bench toggle /' $f
+	alloc_bench_macro switch /proc/sys/vm/mem_profiling 5 | sed 's/^/# bench ours /'
 elif [ -f /proc/sys/vm/mem_profiling ]; then
 	measure upstream-on
+	alloc_bench_macro switch /proc/sys/vm/mem_profiling 5 | sed 's/^/# bench upstream /'
 	echo 0 > /proc/sys/vm/mem_profiling
 	measure upstream-off
 else
