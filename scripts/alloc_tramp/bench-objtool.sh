@@ -1,22 +1,24 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Benchmark of the objtool pass on the tramp kernel's vmlinux.o: the time
+# Benchmark of the objtool pass on a kernel's vmlinux.o: the time
 # objtool takes with and without --alloc-trampolines (median of RUNS),
 # next to the whole vmlinux link, and the bytes the pass adds per site.
 #
-# Usage: bench-objtool.sh BUILD [RUNS]
+# Usage: bench-objtool.sh BUILD [RUNS [VARIANT]]
+#   VARIANT: the kernel, tramp by default (make check-defconfig: defconfig)
 
 set -eu
 
 build=$1
 runs=${2:-5}
-obj=$build/obj/tramp
+variant=${3:-tramp}
+obj=$build/obj/$variant
 ksrc=$build/linux-source-6.12
-tmp=$build/bench/objtool
+tmp=$build/bench/objtool-$variant
 mkdir -p "$tmp"
 
-[ -f "$obj/vmlinux.o" ] || { echo "bench-objtool: build the tramp kernel first" >&2; exit 1; }
+[ -f "$obj/vmlinux.o" ] || { echo "bench-objtool: build the $variant kernel first" >&2; exit 1; }
 
 . "$(dirname "$0")/vmlinux-o.inc"
 plain_cmd=${objtool_cmd/--alloc-trampolines/}
@@ -68,6 +70,7 @@ objtool --alloc-trampolines on vmlinux.o ($nsites sites, $ntags tags), median of
   objtool without it        ${without} s
   the pass                  ${pass} s
   whole vmlinux link        ${link} s
+  the pass, of the link     $(echo "scale=1; 100 * $pass / $link" | bc)%
 
 bytes added              total   per site
   stubs (.text)     $(printf %9d "$stubs")  $(printf %9s "$(pc "$stubs / $nsites")")
@@ -76,5 +79,5 @@ bytes added              total   per site
   tag strings       $(printf %9d "$strs")  $(printf %9s "$(pc "$strs / $nsites")")
   bodies (shared)   $(printf %9d "$bodies")  $(printf %9s "$(pc "$bodies / $nsites")")
   counters, per CPU $(printf %9d $((ntags * 16)))  $(printf %9s "$(pc "$ntags * 16 / $nsites")")
-    (the counters are allocated at boot, once per CPU: $ncpus here)
+    (static per-CPU data of vmlinux, as upstream's: once per CPU, $ncpus here)
 EOT

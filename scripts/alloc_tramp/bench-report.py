@@ -171,6 +171,14 @@ for loop in ("kmalloc", "pages", "files", "forks"):
     for st, what in (("ours-one", "one site on: at most off + 2%"),
                      ("ours-off-again", "off again: at most off + 2%")):
         target_row(what, loop, r(st), None if off is None else off + 0.02, "%s")
+for name, kernel in (("objtool.txt", "tramp"), ("objtool-defconfig.txt", "defconfig")):
+    share = None
+    for line in read(name):
+        m = re.match(r"\s*the pass, of the link\s+([0-9.]+)%", line)
+        if m:
+            share = float(m[1])
+    print("| the objtool pass, share of the vmlinux link (%s) | - | %s | 5%% | %s |" % (
+        kernel, fmt(share, "%.1f%%"), "met" if share is not None and share <= 5 else "not met"))
 sw_up, sw_ours = info["upstream"], info["ours"]
 for k in ("switch-on", "switch-off"):
     a, b = sw_up.get(k), sw_ours.get(k)
@@ -315,6 +323,11 @@ print("- Switching all sites on: %s ms, off: %s ms (median of 5, text_poke batch
 print("\n```")
 print("\n".join(read("objtool.txt")))
 print("```\n")
+if read("objtool-defconfig.txt"):
+    print("On the kernel of `make check-defconfig` (x86_64_defconfig):\n")
+    print("```")
+    print("\n".join(read("objtool-defconfig.txt")))
+    print("```\n")
 
 print("## Accuracy against upstream\n")
 

@@ -76,6 +76,9 @@ done
 if want objtool; then
 	echo "  BENCH   objtool"
 	"$here/bench-objtool.sh" "$build" 3 > "$out/objtool.txt"
+	# and on the kernel of make check-defconfig, if it was built
+	[ -f "$build/obj/defconfig/vmlinux.o" ] &&
+		"$here/bench-objtool.sh" "$build" 3 defconfig > "$out/objtool-defconfig.txt"
 fi
 
 # Code from vmlinux.o, whose sections are not yet padded as in vmlinux:
