@@ -114,16 +114,22 @@ for part, name in (("allocation loops", "ours-icount.log"), ("profiles", "profil
     print("- %s: %s" % (part, measured(name)))
 print()
 
-for mode, title in MODES:
-    print("## Allocation loops: %s\n" % title)
-    print("| state | kmalloc | x baseline | pages | x baseline |")
-    print("|---|---:|---:|---:|---:|")
+
+
+def state_table(mode, loops, f):
+    """One row a state: each loop's figure and its ratio to the baseline."""
+    print("| state | %s |" % " | ".join("%s | x baseline" % loop for loop in loops))
+    print("|---|" + "---:|---:|" * len(loops))
     for state, label in STATES:
         b = bench.get(mode, {}).get(state, {})
-        print("| %s | %s | %s | %s | %s |" % (
-            label, fmt(b.get("kmalloc"), "%.1f"), fmt(ratio(state, "kmalloc", mode)),
-            fmt(b.get("pages"), "%.1f"), fmt(ratio(state, "pages", mode))))
+        print("| %s | %s |" % (label, " | ".join(
+            "%s | %s" % (fmt(b.get(loop), f), fmt(ratio(state, loop, mode))) for loop in loops)))
     print()
+
+
+for mode, title in MODES:
+    print("## Allocation loops: %s\n" % title)
+    state_table(mode, ("kmalloc", "pages"), "%.1f")
     for loop in ("kmalloc", "pages"):
         up, ours = ratio("upstream-on", loop, mode), ratio("ours-all", loop, mode)
         if up and ours and up > 1:
@@ -141,14 +147,7 @@ for mode, title in MODES:
     print("## Macro workload: %s\n" % title)
     print("10000 files created, written, read and deleted in a tmpfs (per file), and")
     print("1000 fork/exit/wait pairs (per pair): `selftests/bench/macro.c`, median of 3.\n")
-    print("| state | files | x baseline | forks | x baseline |")
-    print("|---|---:|---:|---:|---:|")
-    for state, label in STATES:
-        b = bench.get(mode, {}).get(state, {})
-        print("| %s | %s | %s | %s | %s |" % (
-            label, fmt(b.get("files"), "%.0f"), fmt(ratio(state, "files", mode)),
-            fmt(b.get("forks"), "%.0f"), fmt(ratio(state, "forks", mode))))
-    print()
+    state_table(mode, ("files", "forks"), "%.0f")
 
 
 def target_row(what, loop, value, limit, text):
