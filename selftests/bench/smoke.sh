@@ -1,14 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# One short iteration of the benchmark module on each kernel, so that
-# "make bench" cannot rot: it loads, runs both loops and reports.
+# One short iteration of the benchmark module and of the macro workload
+# on each kernel, so that "make bench" cannot rot: they run and report.
 #
 # alloc-tramp-variants: guest prof tramp
 
 cd "$(dirname "$0")"
 echo "TAP version 13"
-echo "1..3"
+echo "1..5"
 
 . ../lib/tap.inc
 
@@ -29,3 +29,22 @@ else
 	ok $? "no toggle timing without trampolines"
 fi
 rmmod alloc_bench
+
+# The macro workload and the switch timing of make bench (macro.c)
+mkdir -p /mnt/smoke && mount -t tmpfs smoke /mnt/smoke
+out=$(alloc_bench_macro /mnt/smoke 100 10 1)
+echo "$out" | grep -qE '^files [0-9]+\.[0-9] ns/op$' && echo "$out" | grep -qE '^forks [0-9]+\.[0-9] ns/op$' &&
+	[ -z "$(ls /mnt/smoke)" ]
+ok $? "macro workload: $(echo $out)"
+if [ -f /proc/sys/vm/mem_profiling ]; then
+	before=$(cat /proc/sys/vm/mem_profiling)
+	out=$(alloc_bench_macro switch /proc/sys/vm/mem_profiling 1)
+	echo "$out" | grep -qE '^switch-on [0-9]+\.[0-9]+ ms$' &&
+		[ "$(cat /proc/sys/vm/mem_profiling)" = 0 ]
+	ok $? "switch timing: $(echo $out)"
+	echo "$before" > /proc/sys/vm/mem_profiling
+else
+	alloc_bench_macro switch /proc/sys/vm/mem_profiling 1 > /dev/null 2>&1
+	[ $? = 1 ]
+	ok $? "no switch timing without vm.mem_profiling"
+fi
