@@ -9,16 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-struct tag {
-	unsigned int flags, lineno;
-	const char *modname, *function, *filename;
-	void *counters;
-};
-
-/* From markers.S: the tags of sites.c and their counters, 16 bytes a tag */
-extern struct tag tags_begin[];
-extern char counters_begin[];
-
 #include "harness.h"
 
 void *cur_tag;
