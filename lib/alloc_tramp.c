@@ -35,6 +35,7 @@
 
 #include "alloc_tramp_ctx.h"
 #include "alloc_tramp_early.h"
+#include "alloc_tramp_fail.h"
 #include "alloc_tramp_query.h"
 
 /* objtool writes struct alloc_tag from these numbers. */
@@ -57,6 +58,10 @@ static_assert(sizeof(struct alloc_tag_counters) == ALLOC_TRAMP_COUNTERS_SIZE);
  * @nr_tags:  entries in @tags
  * @chosen:   bitmap of the sites chosen by the filters
  * @patched:  bitmap of the sites that call their trampolines
+ * @profiled: bitmap of the sites whose calls are tagged: patched, and
+ *            not only armed for fault injection
+ * @fail:     bitmap of the sites the fail_sites lines arm
+ * @armed:    bitmap of the sites whose stub leads to a fail entry
  * @init:     bitmap of the sites in the module's init text
  * @init_gone: the module's init text was freed (MODULE_STATE_LIVE)
  * @codetag:  codetag knows its tags, and will unload them
@@ -74,6 +79,9 @@ struct alloc_tramp_table {
 	unsigned int nr_tags;
 	unsigned long *chosen;
 	unsigned long *patched;
+	unsigned long *profiled;
+	unsigned long *fail;
+	unsigned long *armed;
 	unsigned long *init;
 	bool init_gone;
 	bool codetag;
@@ -98,6 +106,8 @@ static bool alloc_tramp_enabled;
 /* set_site_filter and set_site_notrace */
 static struct alloc_tramp_filter site_filter = ALLOC_TRAMP_FILTER_INIT(site_filter);
 static struct alloc_tramp_filter site_notrace = ALLOC_TRAMP_FILTER_INIT(site_notrace);
+/* alloc_trampolines/fail_sites */
+static struct alloc_tramp_filter fail_lines = ALLOC_TRAMP_FILTER_INIT(fail_lines);
 
 /* Tables of unloaded modules, until alloc_tramp_module_unload(). */
 static LIST_HEAD(alloc_tramp_retired);
@@ -142,8 +152,12 @@ static void table_forget_gone(struct alloc_tramp_table *t)
 	unsigned int i;
 
 	for_each_set_bit(i, t->patched, t->nr_sites)
-		if (!site_text_live(t, &t->sites[i]))
+		if (!site_text_live(t, &t->sites[i])) {
 			__clear_bit(i, t->patched);
+			__clear_bit(i, t->profiled);
+			__clear_bit(i, t->fail);
+			__clear_bit(i, t->armed);
+		}
 }
 
 /* What a site is matched and listed by; alloc_tramp_mutex held. */
@@ -201,7 +215,42 @@ static void patch_unlock(void)
 }
 
 /*
- * Patch the chosen sites of @t, or none if !@on; under patch_lock().
+ * Lead the stubs of the sites of @t that are to be armed to the fail
+ * entry (@arm), or those that are to be disarmed back to their body.
+ * A site armed for fault injection only goes on to its allocator
+ * untagged, one that is profiled too to its body.
+ */
+static void table_patch_stubs(struct alloc_tramp_table *t, bool on, bool arm)
+{
+	unsigned int i;
+
+	if (!IS_ENABLED(CONFIG_ALLOC_TRAMP_FAULT_INJECTION))
+		return;
+
+	for (i = 0; i < t->nr_sites; i++) {
+		const struct alloc_tramp_site *site = &t->sites[i];
+		bool want = test_bit(i, t->fail);
+		enum alloc_tramp_stub_to to = ALLOC_TRAMP_STUB_BODY;
+
+		if (want != arm || (!want && !test_bit(i, t->armed)) ||
+		    !site_text_live(t, site))
+			continue;
+		if (want)
+			to = on && test_bit(i, t->chosen) ?
+			     ALLOC_TRAMP_STUB_FAIL : ALLOC_TRAMP_STUB_FAIL_PLAIN;
+		if (!WARN_ON_ONCE(arch_alloc_tramp_stub_queue(site, to)))
+			__assign_bit(i, t->armed, want);
+	}
+	arch_alloc_tramp_finish();
+}
+
+/*
+ * Patch the chosen sites of @t, or none if !@on, and the sites armed for
+ * fault injection; under patch_lock().  The stubs of sites to arm lead
+ * to their fail entry before the sites are patched, those of sites to
+ * disarm go back to their body after: no call of a site is tagged that
+ * is not profiled.
+ *
  * The tag of a site that is switched off, or on after its code may have
  * run (@fresh is false), or that cannot be patched, misses allocations
  * or frees: it is marked as such ("accurate:no" in /proc/allocinfo).
@@ -212,24 +261,28 @@ static void table_patch(struct alloc_tramp_table *t, bool on, bool fresh)
 	unsigned int i, nr_refused = 0;
 
 	table_forget_gone(t);
+	table_patch_stubs(t, on, true);
 	for (i = 0; i < t->nr_sites; i++) {
 		const struct alloc_tramp_site *site = &t->sites[i];
-		bool want = on && test_bit(i, t->chosen);
+		bool prof = on && test_bit(i, t->chosen);
+		bool want = prof || test_bit(i, t->armed);
 
-		if (test_bit(i, t->patched) == want || !site_text_live(t, site))
+		if (!site_text_live(t, site))
 			continue;
-
-		if (!want || !fresh)
+		if (test_bit(i, t->profiled) != prof && (!prof || !fresh))
 			alloc_tag_set_inaccurate(alloc_tramp_site_tag(site));
-		if (arch_alloc_tramp_queue(site, want)) {
+		if (test_bit(i, t->patched) != want &&
+		    arch_alloc_tramp_queue(site, want)) {
 			alloc_tag_set_inaccurate(alloc_tramp_site_tag(site));
 			refused = refused ?: site;
 			nr_refused++;
 			continue;
 		}
 		__assign_bit(i, t->patched, want);
+		__assign_bit(i, t->profiled, prof);
 	}
 	arch_alloc_tramp_finish();
+	table_patch_stubs(t, on, false);
 	if (nr_refused)
 		pr_warn("%u sites of %s are not as built, left alone: the first is %pS\n",
 			nr_refused, t->name,
@@ -255,9 +308,15 @@ static void table_free_bitmaps(struct alloc_tramp_table *t)
 {
 	bitmap_free(t->chosen);
 	bitmap_free(t->patched);
+	bitmap_free(t->profiled);
+	bitmap_free(t->fail);
+	bitmap_free(t->armed);
 	bitmap_free(t->init);
 	t->chosen = NULL;
 	t->patched = NULL;
+	t->profiled = NULL;
+	t->fail = NULL;
+	t->armed = NULL;
 	t->init = NULL;
 }
 
@@ -318,9 +377,12 @@ static int table_init(struct alloc_tramp_table *t, struct module *mod,
 
 	t->chosen = bitmap_zalloc(nr_sites, GFP_KERNEL);
 	t->patched = bitmap_zalloc(nr_sites, GFP_KERNEL);
+	t->profiled = bitmap_zalloc(nr_sites, GFP_KERNEL);
+	t->fail = bitmap_zalloc(nr_sites, GFP_KERNEL);
+	t->armed = bitmap_zalloc(nr_sites, GFP_KERNEL);
 	t->init = bitmap_zalloc(nr_sites, GFP_KERNEL);
-	if (!t->chosen || !t->patched || !t->init ||
-	    table_alloc_counters(t)) {
+	if (!t->chosen || !t->patched || !t->profiled || !t->fail ||
+	    !t->armed || !t->init || table_alloc_counters(t)) {
 		table_free_bitmaps(t);
 		pr_err("no memory for the counters of %u tags of %s: its sites stay off\n",
 		       t->nr_tags, t->name);
@@ -335,16 +397,83 @@ static int table_init(struct alloc_tramp_table *t, struct module *mod,
 	return 0;
 }
 
+#ifdef CONFIG_ALLOC_TRAMP_FAULT_INJECTION
+/* The last fail_sites line that matches a site, if it arms the site */
+static const struct alloc_tramp_query *site_fail_line(const struct alloc_tramp_site *site)
+{
+	const struct alloc_tramp_query *q, *last = NULL;
+	struct alloc_tramp_site_desc d;
+
+	if (alloc_tramp_filter_empty(&fail_lines) ||
+	    !alloc_tramp_fail_target_ok(arch_alloc_tramp_target(site, NULL)))
+		return NULL;
+	site_desc(site, &d);
+	list_for_each_entry(q, &fail_lines.queries, list)
+		if (alloc_tramp_query_match(q, &d))
+			last = q;
+	return last && last->action == ALLOC_TRAMP_FAIL_ARM ? last : NULL;
+}
+
+/*
+ * Which sites of @t the fail_sites lines arm: first (@stage) make the
+ * state of each armed tag, which may fail and then changes nothing, then
+ * mark the sites.
+ */
+static int table_fail_choose(struct alloc_tramp_table *t, bool stage)
+{
+	const struct alloc_tramp_query *q;
+	unsigned int i;
+	int ret;
+
+	for (i = next_live_site(t, 0); i < t->nr_sites;
+	     i = next_live_site(t, i + 1)) {
+		q = site_fail_line(&t->sites[i]);
+		if (!stage) {
+			__assign_bit(i, t->fail, q);
+			continue;
+		}
+		ret = q ? alloc_tramp_fail_stage(alloc_tramp_site_tag(&t->sites[i]), q) : 0;
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* A new table: arm what the fail_sites lines name in it. */
+static void table_fail_add(struct alloc_tramp_table *t)
+{
+	if (alloc_tramp_filter_empty(&fail_lines))
+		return;
+	if (table_fail_choose(t, true)) {
+		alloc_tramp_fail_abort();
+		pr_warn("no memory to arm the sites of %s\n", t->name);
+		return;
+	}
+	alloc_tramp_fail_publish();
+	table_fail_choose(t, false);
+}
+
+static void table_fail_added(void)
+{
+	alloc_tramp_fail_drop(false);
+}
+#else
+static void table_fail_add(struct alloc_tramp_table *t) {}
+static void table_fail_added(void) {}
+#endif
+
 static void table_add(struct alloc_tramp_table *t)
 {
 	table_choose(t);
+	table_fail_add(t);
 	list_add_tail_rcu(&t->list, &alloc_tramp_tables);
-	if (alloc_tramp_enabled) {
+	if (alloc_tramp_enabled || !bitmap_empty(t->fail, t->nr_sites)) {
 		patch_lock();
 		/* A coming module's code has not run: its tags miss nothing. */
-		table_patch(t, true, t->mod);
+		table_patch(t, alloc_tramp_enabled, t->mod);
 		patch_unlock();
 	}
+	table_fail_added();
 }
 
 static int alloc_tramp_module_coming(struct module *mod)
@@ -411,6 +540,7 @@ static void alloc_tramp_module_going(struct module *mod)
 		return;
 	/* Its text goes away: nothing to unpatch, just forget it. */
 	list_del_rcu(&t->list);
+	alloc_tramp_fail_forget(t->tags, t->nr_tags);
 	table_free_bitmaps(t);
 	t->mod = NULL;
 	/*
@@ -626,6 +756,7 @@ static void __init table_early_patched(struct alloc_tramp_table *t)
 		__assign_bit(i, t->patched,
 			     arch_alloc_tramp_calls(&t->sites[i]) ==
 			     alloc_tramp_site_tramp(&t->sites[i]));
+	bitmap_copy(t->profiled, t->patched, t->nr_sites);
 	alloc_tramp_enabled = true;
 }
 
@@ -667,7 +798,7 @@ static ssize_t enabled_show(struct kobject *kobj, struct kobj_attribute *attr,
 	mutex_lock(&alloc_tramp_mutex);
 	list_for_each_entry(t, &alloc_tramp_tables, list) {
 		table_forget_gone(t);
-		patched += bitmap_weight(t->patched, t->nr_sites);
+		patched += bitmap_weight(t->profiled, t->nr_sites);
 		sites += t->nr_sites;
 	}
 	len = sysfs_emit(buf, "%d (%lu of %lu sites patched)\n",
@@ -767,8 +898,22 @@ DEFINE_SHOW_ATTRIBUTE(allocations);
 /*
  * /sys/kernel/debug/alloc_trampolines/sites: each site, its allocator and
  * what its instruction calls now, read from the text: "off" (the
- * allocator, as built), "on" (the trampoline) or "gone" (freed init text).
+ * allocator, as built), "on" (the trampoline) or "gone" (freed init text),
+ * then "armed" if its stub leads to a fail entry that goes on to the body,
+ * "armed-plain" if to the allocator (fault injection, not profiled).
  */
+/* Where the stub of a site jumps, read from the text, if not its body */
+static const char *site_stub_state(const struct alloc_tramp_site *site)
+{
+	enum alloc_tramp_stub_to to = ALLOC_TRAMP_STUB_BODY;
+
+	if (!IS_ENABLED(CONFIG_ALLOC_TRAMP_FAULT_INJECTION) ||
+	    arch_alloc_tramp_target(site, &to) < 0)
+		return "";
+	return to == ALLOC_TRAMP_STUB_FAIL ? " armed" :
+	       to == ALLOC_TRAMP_STUB_FAIL_PLAIN ? " armed-plain" : "";
+}
+
 static int sites_show(struct seq_file *m, void *v)
 {
 	struct alloc_tramp_table *t;
@@ -790,8 +935,9 @@ static int sites_show(struct seq_file *m, void *v)
 				state = "on";
 			else
 				state = "?";
-			seq_printf(m, "%pS %ps %s\n", alloc_tramp_site_addr(site),
-				   alloc_tramp_site_target(site), state);
+			seq_printf(m, "%pS %ps %s%s\n", alloc_tramp_site_addr(site),
+				   alloc_tramp_site_target(site), state,
+				   live ? site_stub_state(site) : "");
 		}
 	}
 	mutex_unlock(&alloc_tramp_mutex);
@@ -836,7 +982,7 @@ static int enabled_sites_show(struct seq_file *m, void *v)
 	mutex_lock(&alloc_tramp_mutex);
 	list_for_each_entry(t, &alloc_tramp_tables, list) {
 		table_forget_gone(t);
-		for_each_set_bit(i, t->patched, t->nr_sites) {
+		for_each_set_bit(i, t->profiled, t->nr_sites) {
 			struct alloc_tag *tag = alloc_tramp_site_tag(&t->sites[i]);
 			struct alloc_tag_counters c = alloc_tag_read(tag);
 
@@ -932,6 +1078,141 @@ out:
 	return 0;
 }
 
+#ifdef CONFIG_ALLOC_TRAMP_FAULT_INJECTION
+/*
+ * alloc_trampolines/fail_sites, written as the filter files are: each line
+ * "QUERY fail [every N] [times N] [probability P] [after N]" or "QUERY
+ * nofail"; the last line that matches a site decides.  Read: the lines as
+ * comments, then each armed site, its settings and counts.
+ */
+static int fail_sites_show(struct seq_file *m, void *v)
+{
+	struct alloc_tramp_query *q;
+	struct alloc_tramp_table *t;
+	unsigned int i;
+
+	mutex_lock(&alloc_tramp_mutex);
+	list_for_each_entry(q, &fail_lines.queries, list)
+		seq_printf(m, "# %s\n", q->text);
+	list_for_each_entry(t, &alloc_tramp_tables, list) {
+		table_forget_gone(t);
+		for_each_set_bit(i, t->armed, t->nr_sites) {
+			show_site(m, &t->sites[i]);
+			alloc_tramp_fail_show(m, alloc_tramp_site_tag(&t->sites[i]));
+			seq_putc(m, '\n');
+		}
+	}
+	mutex_unlock(&alloc_tramp_mutex);
+	return 0;
+}
+
+/*
+ * A line must match a site it can arm or disarm now, unless it names a
+ * module: that module may come later, and its sites are armed before its
+ * init runs.
+ */
+static bool fail_line_matches(const struct alloc_tramp_query *q, void *arg)
+{
+	struct alloc_tramp_site_desc d;
+	struct alloc_tramp_table *t;
+	unsigned int i;
+
+	if (q->module)
+		return true;
+	list_for_each_entry(t, &alloc_tramp_tables, list)
+		for (i = next_live_site(t, 0); i < t->nr_sites;
+		     i = next_live_site(t, i + 1)) {
+			const struct alloc_tramp_site *site = &t->sites[i];
+
+			if (!alloc_tramp_fail_target_ok(arch_alloc_tramp_target(site, NULL)))
+				continue;
+			site_desc(site, &d);
+			if (alloc_tramp_query_match(q, &d))
+				return true;
+		}
+	return false;
+}
+
+/* Arm and disarm every site as the lines say now. */
+static int fail_apply(void)
+{
+	struct alloc_tramp_table *t;
+	int ret;
+
+	list_for_each_entry(t, &alloc_tramp_tables, list) {
+		ret = table_fail_choose(t, true);
+		if (ret) {
+			alloc_tramp_fail_abort();
+			return ret;
+		}
+	}
+	alloc_tramp_fail_publish();
+	list_for_each_entry(t, &alloc_tramp_tables, list)
+		table_fail_choose(t, false);
+	patch_lock();
+	list_for_each_entry(t, &alloc_tramp_tables, list)
+		table_patch(t, alloc_tramp_enabled, false);
+	patch_unlock();
+	alloc_tramp_fail_drop(true);
+	return 0;
+}
+
+/* At most this many lines: ">" replaces them. */
+#define ALLOC_TRAMP_FAIL_LINES	64
+
+static int fail_set(const char *buf, size_t len, bool replace)
+{
+	struct alloc_tramp_filter lines = ALLOC_TRAMP_FILTER_INIT(lines);
+	struct alloc_tramp_filter old = ALLOC_TRAMP_FILTER_INIT(old);
+	struct list_head *last;
+	int ret;
+
+	ret = alloc_tramp_filter_update(&lines, buf, len, true,
+					ALLOC_TRAMP_QUERY_FAIL,
+					fail_line_matches, NULL);
+	if (ret)
+		return ret;
+	if (replace)
+		list_splice_init(&fail_lines.queries, &old.queries);
+	last = fail_lines.queries.prev;
+	list_splice_tail_init(&lines.queries, &fail_lines.queries);
+	ret = list_count_nodes(&fail_lines.queries) > ALLOC_TRAMP_FAIL_LINES ?
+	      -ENOSPC : fail_apply();
+	if (ret) {
+		if (ret == -ENOSPC)
+			pr_warn("refused a write: fail_sites keeps %d lines at most\n",
+				ALLOC_TRAMP_FAIL_LINES);
+		while (fail_lines.queries.prev != last)
+			list_move(fail_lines.queries.prev, &lines.queries);
+		list_splice(&old.queries, &fail_lines.queries);
+		alloc_tramp_filter_clear(&lines);
+		return ret;
+	}
+	alloc_tramp_filter_clear(&old);
+	return 0;
+}
+
+static bool is_fail_sites(struct alloc_tramp_filter *f)
+{
+	return f == &fail_lines;
+}
+#else
+static int fail_sites_show(struct seq_file *m, void *v)
+{
+	return 0;
+}
+
+static int fail_set(const char *buf, size_t len, bool replace)
+{
+	return -EOPNOTSUPP;
+}
+
+static bool is_fail_sites(struct alloc_tramp_filter *f)
+{
+	return false;
+}
+#endif
+
 static int filter_open(struct inode *inode, struct file *file)
 {
 	struct filter_file *ff;
@@ -946,7 +1227,8 @@ static int filter_open(struct inode *inode, struct file *file)
 		file->private_data = ff;
 		return 0;
 	}
-	ret = single_open(file, filter_show, ff);
+	ret = single_open(file, is_fail_sites(ff->filter) ? fail_sites_show :
+						     filter_show, ff);
 	if (ret)
 		kfree(ff);
 	return ret;
@@ -957,7 +1239,10 @@ static int filter_set(struct alloc_tramp_filter *f, const char *buf,
 {
 	int ret;
 
-	ret = alloc_tramp_filter_update(f, buf, len, replace, false,
+	if (is_fail_sites(f))
+		return fail_set(buf, len, replace);
+	ret = alloc_tramp_filter_update(f, buf, len, replace,
+					ALLOC_TRAMP_QUERY_FILTER,
 					query_matches_a_site, NULL);
 	if (!ret)
 		alloc_tramp_rechoose();
@@ -1098,7 +1383,8 @@ static ssize_t allocations_ctx_write(struct file *file, const char __user *ubuf,
 
 	ret = -EBUSY;
 	if (mutex_trylock(&alloc_tramp_mutex)) {
-		ret = alloc_tramp_filter_update(&lines, buf, count, true, true,
+		ret = alloc_tramp_filter_update(&lines, buf, count, true,
+						ALLOC_TRAMP_QUERY_CTX,
 						query_matches_a_site, NULL);
 		if (!ret)
 			ret = ctx_apply(&lines, true);
@@ -1176,6 +1462,9 @@ static int __init alloc_tramp_interfaces_init(void)
 			    &filter_fops);
 	debugfs_create_file("set_site_notrace", 0600, dir, &site_notrace,
 			    &filter_fops);
+	if (IS_ENABLED(CONFIG_ALLOC_TRAMP_FAULT_INJECTION))
+		debugfs_create_file("fail_sites", 0600, dir, &fail_lines,
+				    &filter_fops);
 	return 0;
 }
 late_initcall(alloc_tramp_interfaces_init);

@@ -24,9 +24,14 @@ static const struct alloc_tramp_site_desc xfs_site = {
 	.module = "xfs", .target = "kmem_cache_alloc_noprof",
 };
 
-static struct alloc_tramp_query *parse(struct kunit *test, const char *s, bool ctx)
+#define FILTER	ALLOC_TRAMP_QUERY_FILTER
+#define CTX	ALLOC_TRAMP_QUERY_CTX
+#define FAIL	ALLOC_TRAMP_QUERY_FAIL
+
+static struct alloc_tramp_query *parse(struct kunit *test, const char *s,
+				       enum alloc_tramp_query_kind kind)
 {
-	struct alloc_tramp_query *q = alloc_tramp_query_parse(s, strlen(s), ctx);
+	struct alloc_tramp_query *q = alloc_tramp_query_parse(s, strlen(s), kind);
 
 	if (!IS_ERR(q))
 		kunit_add_action(test, kfree_action, q);
@@ -36,7 +41,7 @@ static struct alloc_tramp_query *parse(struct kunit *test, const char *s, bool c
 static bool matches(struct kunit *test, const char *s,
 		    const struct alloc_tramp_site_desc *d)
 {
-	struct alloc_tramp_query *q = parse(test, s, false);
+	struct alloc_tramp_query *q = parse(test, s, FILTER);
 
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(q), "\"%s\" refused", s);
 	return alloc_tramp_query_match(q, d);
@@ -47,7 +52,7 @@ static void query_keys(struct kunit *test)
 	struct alloc_tramp_query *q;
 
 	q = parse(test, "  kmem_* file mm/*.c\tline 10-70 module vmlinux target __kmalloc* ",
-		  false);
+		  FILTER);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(q));
 	KUNIT_EXPECT_FALSE(test, q->negate);
 	KUNIT_EXPECT_STREQ(test, q->func, "kmem_*");
@@ -59,32 +64,57 @@ static void query_keys(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, q->text,
 			   "kmem_* file mm/*.c\tline 10-70 module vmlinux target __kmalloc*");
 
-	q = parse(test, "func xfs_* line 400", false);
+	q = parse(test, "func xfs_* line 400", FILTER);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(q));
 	KUNIT_EXPECT_STREQ(test, q->func, "xfs_*");
 	KUNIT_EXPECT_EQ(test, q->first_line, 400);
 	KUNIT_EXPECT_EQ(test, q->last_line, 400);
 	KUNIT_EXPECT_NULL(test, q->file);
 
-	q = parse(test, "!kmem_*", false);
+	q = parse(test, "!kmem_*", FILTER);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(q));
 	KUNIT_EXPECT_TRUE(test, q->negate);
 	KUNIT_EXPECT_STREQ(test, q->func, "kmem_*");
 
-	q = parse(test, "file mm/foo.c line 63 enable every 10", true);
+	q = parse(test, "file mm/foo.c line 63 enable every 10", CTX);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(q));
 	KUNIT_EXPECT_EQ(test, q->action, ALLOC_TRAMP_CTX_ENABLE);
 	KUNIT_EXPECT_EQ(test, q->every, 10);
 
-	q = parse(test, "module xfs disable", true);
+	q = parse(test, "module xfs disable", CTX);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(q));
 	KUNIT_EXPECT_EQ(test, q->action, ALLOC_TRAMP_CTX_DISABLE);
 	KUNIT_EXPECT_EQ(test, q->every, 1);
 
-	/* Outside allocations.ctx, these are function globs. */
-	q = parse(test, "enable", false);
+	q = parse(test, "file mm/foo.c line 63 fail", FAIL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(q));
+	KUNIT_EXPECT_EQ(test, q->action, ALLOC_TRAMP_FAIL_ARM);
+	KUNIT_EXPECT_EQ(test, q->every, 1);
+	KUNIT_EXPECT_EQ(test, q->times, 0);
+	KUNIT_EXPECT_EQ(test, q->probability, 100);
+	KUNIT_EXPECT_EQ(test, q->after, 0);
+
+	q = parse(test, "module xfs fail after 0 probability 0 times 3 every 2", FAIL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(q));
+	KUNIT_EXPECT_EQ(test, q->every, 2);
+	KUNIT_EXPECT_EQ(test, q->times, 3);
+	KUNIT_EXPECT_EQ(test, q->probability, 0);
+	KUNIT_EXPECT_EQ(test, q->after, 0);
+
+	q = parse(test, "xfs_* nofail", FAIL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(q));
+	KUNIT_EXPECT_EQ(test, q->action, ALLOC_TRAMP_FAIL_DISARM);
+	KUNIT_EXPECT_STREQ(test, q->func, "xfs_*");
+
+	/* Outside allocations.ctx and fail_sites, these are function globs. */
+	q = parse(test, "enable", FILTER);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(q));
 	KUNIT_EXPECT_STREQ(test, q->func, "enable");
+	q = parse(test, "fail", CTX);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(q), -EINVAL);
+
+	/* Each line parsed has an id of its own. */
+	KUNIT_EXPECT_NE(test, parse(test, "a", FILTER)->id, parse(test, "a", FILTER)->id);
 }
 
 static void query_match(struct kunit *test)
@@ -131,26 +161,37 @@ static void query_malformed(struct kunit *test)
 		"file mm/foo.c", "enable disable", "enable enable",
 		"every 10", "disable every 2", "enable every 0",
 		"enable every", "enable every x", "!foo enable",
+		"enable times 2", "enable after 1",
+	};
+	static const char * const bad_fail[] = {
+		"file mm/foo.c", "fail nofail", "fail fail", "enable",
+		"times 1", "nofail times 1", "nofail every 2", "fail every 0",
+		"fail times 0", "fail probability 101", "fail probability -1",
+		"fail every", "fail after x", "fail every 2 every 3",
+		"fail times 4294967296", "!foo fail",
 	};
 	char *longline;
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
-		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR(parse(test, bad[i], false)),
+		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR(parse(test, bad[i], FILTER)),
 				    -EINVAL, "\"%s\"", bad[i]);
 	for (i = 0; i < ARRAY_SIZE(bad_ctx); i++)
-		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR(parse(test, bad_ctx[i], true)),
+		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR(parse(test, bad_ctx[i], CTX)),
 				    -EINVAL, "\"%s\"", bad_ctx[i]);
+	for (i = 0; i < ARRAY_SIZE(bad_fail); i++)
+		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR(parse(test, bad_fail[i], FAIL)),
+				    -EINVAL, "\"%s\"", bad_fail[i]);
 
 	longline = kunit_kzalloc(test, ALLOC_TRAMP_QUERY_MAX + 2, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, longline);
 	memset(longline, 'a', ALLOC_TRAMP_QUERY_MAX);
-	KUNIT_EXPECT_FALSE(test, IS_ERR(parse(test, longline, false)));
+	KUNIT_EXPECT_FALSE(test, IS_ERR(parse(test, longline, FILTER)));
 	longline[ALLOC_TRAMP_QUERY_MAX] = 'a';
-	KUNIT_EXPECT_EQ(test, PTR_ERR(parse(test, longline, false)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(parse(test, longline, FILTER)), -EINVAL);
 
 	/* A NUL inside the line */
-	KUNIT_EXPECT_EQ(test, PTR_ERR(alloc_tramp_query_parse("a\0b", 3, false)),
+	KUNIT_EXPECT_EQ(test, PTR_ERR(alloc_tramp_query_parse("a\0b", 3, FILTER)),
 			-EINVAL);
 }
 
@@ -171,7 +212,7 @@ static struct alloc_tramp_filter *new_filter(struct kunit *test)
 
 static int update(struct alloc_tramp_filter *f, const char *s, bool replace)
 {
-	return alloc_tramp_filter_update(f, s, strlen(s), replace, false,
+	return alloc_tramp_filter_update(f, s, strlen(s), replace, FILTER,
 					 NULL, NULL);
 }
 
@@ -214,7 +255,7 @@ static void filter_update(struct kunit *test)
 
 	/* So does a line that matches no site. */
 	KUNIT_EXPECT_EQ(test, alloc_tramp_filter_update(f, "kmem_*\n*xfs*", 12,
-							true, false, refuse_xfs,
+							true, FILTER, refuse_xfs,
 							NULL), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, lines(test, f), "kmem_*|module xfs|line 5");
 
@@ -222,7 +263,7 @@ static void filter_update(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, big);
 	memset(big, '\n', ALLOC_TRAMP_WRITE_MAX + 1);
 	KUNIT_EXPECT_EQ(test, alloc_tramp_filter_update(f, big, ALLOC_TRAMP_WRITE_MAX + 1,
-							true, false, NULL, NULL),
+							true, FILTER, NULL, NULL),
 			-EINVAL);
 	KUNIT_EXPECT_STREQ(test, lines(test, f), "kmem_*|module xfs|line 5");
 

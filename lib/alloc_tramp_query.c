@@ -6,10 +6,13 @@
  *
  *	[!][GLOB] [file F] [func F] [line N|N-M] [module M] [target T]
  *
- * allocations.ctx lines end in "enable [every N]" or "disable".
+ * allocations.ctx lines end in "enable [every N]" or "disable", and
+ * fail_sites lines in "fail [every N] [times N] [probability P]
+ * [after N]" or "nofail".
  */
 #define pr_fmt(fmt) "alloc_tramp: " fmt
 
+#include <linux/atomic.h>
 #include <linux/err.h>
 #include <linux/glob.h>
 #include <linux/kernel.h>
@@ -19,6 +22,9 @@
 #include <kunit/visibility.h>
 
 #include "alloc_tramp_query.h"
+
+/* Each line parsed gets a new id: fail_sites knows its lines by it. */
+static atomic64_t query_ids = ATOMIC64_INIT(0);
 
 static char *next_token(char **s)
 {
@@ -69,18 +75,80 @@ static void query_warn(const char *why, const char *line, size_t len)
 	pr_warn("refused %s: \"%s\"\n", why, shown);
 }
 
-static int query_fill(struct alloc_tramp_query *q, bool ctx, const char **why)
+/* The actions a line of each kind may end in, and their values */
+static const struct {
+	const char *word;
+	enum alloc_tramp_query_kind kind;
+	enum alloc_tramp_action action;
+} actions[] = {
+	{ "enable",	ALLOC_TRAMP_QUERY_CTX,	ALLOC_TRAMP_CTX_ENABLE },
+	{ "disable",	ALLOC_TRAMP_QUERY_CTX,	ALLOC_TRAMP_CTX_DISABLE },
+	{ "fail",	ALLOC_TRAMP_QUERY_FAIL,	ALLOC_TRAMP_FAIL_ARM },
+	{ "nofail",	ALLOC_TRAMP_QUERY_FAIL,	ALLOC_TRAMP_FAIL_DISARM },
+};
+
+/*
+ * The numbers that follow the action: "every N" of capture and fail
+ * lines, "times N", "probability P" and "after N" of fail lines.
+ * Each is at most UINT_MAX, and unset (ULONG_MAX) until given.
+ */
+static int query_number(struct alloc_tramp_query *q, const char *tok,
+			const char *val, const char **why)
+{
+	static const char * const words[] = { "every", "times", "probability",
+					       "after" };
+	unsigned long *nums[] = { &q->every, &q->times, &q->probability,
+				  &q->after };
+	unsigned long v;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(words); i++)
+		if (!strcmp(tok, words[i]))
+			break;
+	*why = "a bad number";
+	if (kstrtoul(val, 10, &v) || v > UINT_MAX)
+		return -EINVAL;
+	*why = "a number given twice";
+	if (*nums[i] != ULONG_MAX)
+		return -EINVAL;
+	*why = "'every' or 'times' of 0";
+	if (!v && nums[i] != &q->after && nums[i] != &q->probability)
+		return -EINVAL;
+	*why = "a probability over 100";
+	if (nums[i] == &q->probability && v > 100)
+		return -EINVAL;
+	*nums[i] = v;
+	return 0;
+}
+
+static bool query_number_word(const char *tok, enum alloc_tramp_query_kind kind)
+{
+	if (kind == ALLOC_TRAMP_QUERY_FILTER)
+		return false;
+	return !strcmp(tok, "every") ||
+	       (kind == ALLOC_TRAMP_QUERY_FAIL &&
+		(!strcmp(tok, "times") || !strcmp(tok, "probability") ||
+		 !strcmp(tok, "after")));
+}
+
+static int query_fill(struct alloc_tramp_query *q,
+		      enum alloc_tramp_query_kind kind, const char **why)
 {
 	static const char * const keys[] = { "file", "func", "module", "target" };
 	const char **vals[] = { &q->file, &q->func, &q->module, &q->target };
 	char *s = q->buf, *tok, *val;
-	bool any = false;
-	unsigned int i;
+	bool any = false, number = false;
+	unsigned int i, a;
+	int ret;
 
+	q->every = ULONG_MAX;
+	q->times = ULONG_MAX;
+	q->probability = ULONG_MAX;
+	q->after = ULONG_MAX;
 	s += strspn(s, " \t");
 	if (*s == '!') {
-		*why = "'!' in a capture line";
-		if (ctx)
+		*why = "'!' in a capture or fail line";
+		if (kind != ALLOC_TRAMP_QUERY_FILTER)
 			return -EINVAL;
 		q->negate = true;
 		s++;
@@ -90,8 +158,11 @@ static int query_fill(struct alloc_tramp_query *q, bool ctx, const char **why)
 		for (i = 0; i < ARRAY_SIZE(keys); i++)
 			if (!strcmp(tok, keys[i]))
 				break;
+		for (a = 0; a < ARRAY_SIZE(actions); a++)
+			if (actions[a].kind == kind && !strcmp(tok, actions[a].word))
+				break;
 		if (i < ARRAY_SIZE(keys) || !strcmp(tok, "line") ||
-		    (ctx && !strcmp(tok, "every"))) {
+		    query_number_word(tok, kind)) {
 			val = next_token(&s);
 			*why = "a key without its value";
 			if (!val)
@@ -110,18 +181,16 @@ static int query_fill(struct alloc_tramp_query *q, bool ctx, const char **why)
 							 &q->last_line))
 				return -EINVAL;
 			any = true;
-		} else if (ctx && !strcmp(tok, "every")) {
-			*why = "a bad 'every N'";
-			if (q->every || kstrtouint(val, 10, &q->every) ||
-			    !q->every)
-				return -EINVAL;
-		} else if (ctx && (!strcmp(tok, "enable") ||
-				   !strcmp(tok, "disable"))) {
-			*why = "more than one of enable and disable";
+		} else if (query_number_word(tok, kind)) {
+			ret = query_number(q, tok, val, why);
+			if (ret)
+				return ret;
+			number = true;
+		} else if (a < ARRAY_SIZE(actions)) {
+			*why = "a second action";
 			if (q->action)
 				return -EINVAL;
-			q->action = tok[0] == 'e' ? ALLOC_TRAMP_CTX_ENABLE :
-						    ALLOC_TRAMP_CTX_DISABLE;
+			q->action = actions[a].action;
 		} else {
 			*why = "a second function glob";
 			if (q->func)
@@ -135,15 +204,25 @@ static int query_fill(struct alloc_tramp_query *q, bool ctx, const char **why)
 	if (q->negate && !any)
 		return -EINVAL;
 	*why = "a capture line without enable or disable";
-	if (ctx && !q->action)
+	if (kind == ALLOC_TRAMP_QUERY_CTX && !q->action)
 		return -EINVAL;
-	*why = "'every' without enable";
-	if (q->every && q->action != ALLOC_TRAMP_CTX_ENABLE)
+	*why = "a fail line without fail or nofail";
+	if (kind == ALLOC_TRAMP_QUERY_FAIL && !q->action)
+		return -EINVAL;
+	*why = "a number without enable or fail";
+	if (number && q->action != ALLOC_TRAMP_CTX_ENABLE &&
+	    q->action != ALLOC_TRAMP_FAIL_ARM)
 		return -EINVAL;
 	if (!q->first_line)
 		q->last_line = UINT_MAX;
-	if (!q->every)
+	if (q->every == ULONG_MAX)
 		q->every = 1;
+	if (q->times == ULONG_MAX)
+		q->times = 0;
+	if (q->probability == ULONG_MAX)
+		q->probability = 100;
+	if (q->after == ULONG_MAX)
+		q->after = 0;
 	return 0;
 }
 
@@ -151,13 +230,14 @@ static int query_fill(struct alloc_tramp_query *q, bool ctx, const char **why)
  * alloc_tramp_query_parse - parse one query line
  * @line: the line, not NUL-terminated, without its newline
  * @len:  its length
- * @ctx:  an allocations.ctx line, which names an action
+ * @kind: a filter line, an allocations.ctx line or a fail_sites line,
+ *        which name an action
  *
  * Return: the query, to be freed with kfree(), or an ERR_PTR(): -EINVAL
  * for a malformed line, with the reason logged.
  */
 struct alloc_tramp_query *alloc_tramp_query_parse(const char *line, size_t len,
-						  bool ctx)
+						  enum alloc_tramp_query_kind kind)
 {
 	struct alloc_tramp_query *q;
 	const char *why = "a line too long";
@@ -177,9 +257,11 @@ struct alloc_tramp_query *alloc_tramp_query_parse(const char *line, size_t len,
 	memcpy(q->text, line, len);
 	q->text = strim(q->text);
 
-	ret = query_fill(q, ctx, &why);
-	if (!ret)
+	ret = query_fill(q, kind, &why);
+	if (!ret) {
+		q->id = atomic64_inc_return(&query_ids);
 		return q;
+	}
 	kfree(q);
 bad:
 	query_warn(why, line, len);
@@ -257,7 +339,7 @@ static bool blank(const char *s, size_t len)
  * @buf:     the lines written, not NUL-terminated
  * @len:     their length, at most %ALLOC_TRAMP_WRITE_MAX
  * @replace: the lines replace those of @f instead of adding to them
- * @ctx:     allocations.ctx lines
+ * @kind:    what the lines are (alloc_tramp_query_parse())
  * @matches: if not NULL, a line it returns false for is refused
  * @arg:     for @matches
  *
@@ -267,7 +349,8 @@ static bool blank(const char *s, size_t len)
  * or -ENOMEM.
  */
 int alloc_tramp_filter_update(struct alloc_tramp_filter *f, const char *buf,
-			      size_t len, bool replace, bool ctx,
+			      size_t len, bool replace,
+			      enum alloc_tramp_query_kind kind,
 			      alloc_tramp_matches_fn matches, void *arg)
 {
 	const char *p = buf, *end = buf + len;
@@ -286,7 +369,7 @@ int alloc_tramp_filter_update(struct alloc_tramp_filter *f, const char *buf,
 		len = (nl ?: end) - p;
 		if (blank(p, len))
 			continue;
-		q = alloc_tramp_query_parse(p, len, ctx);
+		q = alloc_tramp_query_parse(p, len, kind);
 		if (IS_ERR(q)) {
 			free_queries(&queries);
 			return PTR_ERR(q);

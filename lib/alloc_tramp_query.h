@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Site queries of the allocation trampolines: the lines written to
- * set_site_filter, set_site_notrace and allocations.ctx.  The parser and
+ * set_site_filter, set_site_notrace, allocations.ctx and fail_sites.  The parser and
  * the matcher know strings only, so that KUnit can test them alone.
  */
 #ifndef _LIB_ALLOC_TRAMP_QUERY_H
@@ -23,10 +23,18 @@ struct alloc_tramp_site_desc {
 	const char *target;
 };
 
-enum alloc_tramp_ctx_action {
-	ALLOC_TRAMP_CTX_NONE,
+enum alloc_tramp_query_kind {
+	ALLOC_TRAMP_QUERY_FILTER,	/* set_site_filter, set_site_notrace */
+	ALLOC_TRAMP_QUERY_CTX,		/* allocations.ctx */
+	ALLOC_TRAMP_QUERY_FAIL,		/* alloc_trampolines/fail_sites */
+};
+
+enum alloc_tramp_action {
+	ALLOC_TRAMP_ACTION_NONE,
 	ALLOC_TRAMP_CTX_ENABLE,
 	ALLOC_TRAMP_CTX_DISABLE,
+	ALLOC_TRAMP_FAIL_ARM,
+	ALLOC_TRAMP_FAIL_DISARM,
 };
 
 /**
@@ -39,8 +47,12 @@ enum alloc_tramp_ctx_action {
  * @target:     glob on the allocator the site calls
  * @first_line: lowest line matched
  * @last_line:  highest line matched
- * @action:     allocations.ctx only: enable or disable capture
- * @every:      allocations.ctx only: capture one allocation in @every
+ * @action:     allocations.ctx and fail_sites: what to do at the sites
+ * @every:      capture, or fail, one allocation in @every (1)
+ * @times:      fail_sites: fail at most @times calls, 0 for no limit (0)
+ * @probability: fail_sites: in percent, of the calls @every lets by (100)
+ * @after:      fail_sites: fail none of the first @after calls (0)
+ * @id:         a number no other line parsed has
  * @text:       the line as written, for reading back
  * @buf:        @text split into the strings above
  */
@@ -53,8 +65,12 @@ struct alloc_tramp_query {
 	const char *target;
 	unsigned int first_line;
 	unsigned int last_line;
-	enum alloc_tramp_ctx_action action;
-	unsigned int every;
+	enum alloc_tramp_action action;
+	unsigned long every;
+	unsigned long times;
+	unsigned long probability;
+	unsigned long after;
+	u64 id;
 	char *text;
 	char buf[];
 };
@@ -67,14 +83,15 @@ struct alloc_tramp_filter {
 #define ALLOC_TRAMP_FILTER_INIT(name) { .queries = LIST_HEAD_INIT(name.queries) }
 
 struct alloc_tramp_query *alloc_tramp_query_parse(const char *line, size_t len,
-						  bool ctx);
+						  enum alloc_tramp_query_kind kind);
 bool alloc_tramp_query_match(const struct alloc_tramp_query *q,
 			     const struct alloc_tramp_site_desc *d);
 
 typedef bool (*alloc_tramp_matches_fn)(const struct alloc_tramp_query *q,
 				       void *arg);
 int alloc_tramp_filter_update(struct alloc_tramp_filter *f, const char *buf,
-			      size_t len, bool replace, bool ctx,
+			      size_t len, bool replace,
+			      enum alloc_tramp_query_kind kind,
 			      alloc_tramp_matches_fn matches, void *arg);
 void alloc_tramp_filter_clear(struct alloc_tramp_filter *f);
 bool alloc_tramp_filter_chosen(const struct alloc_tramp_filter *f,

@@ -28,6 +28,26 @@ void arch_alloc_tramp_finish(void);
 void *arch_alloc_tramp_calls(const struct alloc_tramp_site *site);
 int arch_alloc_tramp_early(const struct alloc_tramp_site *site);
 
+/*
+ * Where the stub of an armed site leads (CONFIG_ALLOC_TRAMP_FAULT_INJECTION):
+ * the body, as built; a fail entry that goes on to the body; one that
+ * goes on to the allocator itself, for a site that is not profiled.
+ */
+enum alloc_tramp_stub_to {
+	ALLOC_TRAMP_STUB_BODY,
+	ALLOC_TRAMP_STUB_FAIL,
+	ALLOC_TRAMP_STUB_FAIL_PLAIN,
+	ALLOC_TRAMP_STUB_NR,
+};
+
+int arch_alloc_tramp_target(const struct alloc_tramp_site *site,
+			    enum alloc_tramp_stub_to *to);
+int arch_alloc_tramp_stub_queue(const struct alloc_tramp_site *site,
+				enum alloc_tramp_stub_to to);
+/* lib/alloc_tramp_fail.c, called by the fail entries */
+long __alloc_tramp_should_fail(struct alloc_tag *tag, const unsigned long *args,
+			       unsigned int target);
+
 /* lib/alloc_tramp_early.c */
 extern bool alloc_tramp_boot_enabled __initdata;
 void __alloc_tramp_init_early(void);
@@ -49,13 +69,17 @@ static __always_inline void alloc_tramp_init_early(void)
  * The bodies in assembly, not called from C: declared for the CRCs that
  * MODVERSIONS makes of their exports (asm/asm-prototypes.h).
  */
-#define ALLOC_TRAMP_TARGET(name, stack_words)				\
+#define ALLOC_TRAMP_TARGET(name, ...)					\
 	void __alloc_tramp_##name(void);				\
-	void __alloc_tramp_tail_##name(void);
-#define ALLOC_TRAMP_TARGET_IF(config, name, stack_words)		\
-	ALLOC_TRAMP_TARGET(name, stack_words)
-#define ALLOC_TRAMP_TARGET_MEMINIT(name, stack_words)			\
-	ALLOC_TRAMP_TARGET(name, stack_words)
+	void __alloc_tramp_tail_##name(void);				\
+	void __alloc_tramp_fail_##name(void);				\
+	void __alloc_tramp_tail_fail_##name(void);			\
+	void __alloc_tramp_fail_plain_##name(void);			\
+	void __alloc_tramp_tail_fail_plain_##name(void);
+#define ALLOC_TRAMP_TARGET_IF(config, name, ...)			\
+	ALLOC_TRAMP_TARGET(name)
+#define ALLOC_TRAMP_TARGET_MEMINIT(name, ...)				\
+	ALLOC_TRAMP_TARGET(name)
 #include <linux/alloc_tramp_targets.h>
 #undef ALLOC_TRAMP_TARGET
 #undef ALLOC_TRAMP_TARGET_IF

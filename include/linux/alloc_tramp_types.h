@@ -2,7 +2,8 @@
 /*
  * What objtool writes for allocation trampolines and the kernel reads:
  * section names, the site table entry and the layout of the tags.
- * objtool includes this file too, so it must only need <linux/types.h>.
+ * objtool includes this file too, so it must only need <linux/types.h>,
+ * and the trampoline bodies in assembly do.
  */
 #ifndef _LINUX_ALLOC_TRAMP_TYPES_H
 #define _LINUX_ALLOC_TRAMP_TYPES_H
@@ -44,6 +45,13 @@
 #define ALLOC_TRAMP_TAG_COUNTERS	32
 #define ALLOC_TRAMP_COUNTERS_SIZE	16
 
+/*
+ * What __alloc_tramp_should_fail() returns for a call of an armed site
+ * that goes on to its allocator: a failure returns NULL or -ENOMEM.
+ */
+#define ALLOC_TRAMP_FAIL_CALL		1
+
+#ifndef __ASSEMBLY__
 /**
  * struct alloc_tramp_site - one direct call or tail call of an allocator
  * @addr:   the call or jump instruction
@@ -59,5 +67,6 @@ struct alloc_tramp_site {
 	__s32 tramp;
 	__s32 tag;
 };
+#endif
 
 #endif /* _LINUX_ALLOC_TRAMP_TYPES_H */

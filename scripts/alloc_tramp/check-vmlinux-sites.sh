@@ -31,7 +31,7 @@ ok() {
 	fi
 }
 
-sed -n 's/^ALLOC_TRAMP_TARGET[A-Z_]*(\(CONFIG_[A-Z_]*, \)\?\([a-z_0-9]*\), \([0-9]*\))$/\2 \3/p' \
+sed -n 's/^ALLOC_TRAMP_TARGET[A-Z_]*(\(CONFIG_[A-Z_]*, \)\?\([a-z_0-9]*\), \([0-9]*\), \([0-9A-Z]*\), \([A-Z]*\))$/\2 \3 \4 \5/p' \
 	"$targets_h" > "$out/targets"
 
 "$here/sites.py" "$obj/vmlinux" > "$out/sites"
@@ -128,23 +128,35 @@ code() {
 ok $? "the pass changes no code byte ($(($(wc -l < "$out/code-plain") / 2)) code sections)"
 rm -f "$out/vmlinux.o" "$out/plain.o"
 
-# Stack words: arguments past the sixth, from the prototypes in DWARF.
+# Stack words: arguments past the sixth, from the prototypes in DWARF
+# (whatis: ptype spreads a returned struct over many lines).
 # (-ex, not -x: gdb stops a command file at a target this config lacks.)
 gdb_args=()
-while read -r name words; do
-	gdb_args+=(-ex "echo @$name $words\n" -ex "ptype $name")
+# The gfp column too: the index of the one gfp_t argument, B1 for the
+# one after DECL_BUCKET_PARAMS() (two arguments with SLAB_BUCKETS), NONE.
+buckets=0
+grep -q '^CONFIG_SLAB_BUCKETS=y' "$obj/.config" && buckets=1
+while read -r name words gfp fails; do
+	gdb_args+=(-ex "echo @$name $words $gfp\n" -ex "whatis $name")
 done < "$out/targets"
-gdb -batch -nx "${gdb_args[@]}" "$obj/vmlinux" 2>&1 | awk -v cf="$out/checked" '
-	/^@/ { name = substr($1, 2); want = $2; next }
+gdb -batch -nx "${gdb_args[@]}" "$obj/vmlinux" 2>&1 | awk -v cf="$out/checked" -v b="$buckets" '
+	/^@/ { name = substr($1, 2); want = $2; gfp = $3; next }
 	/^type = / && name != "" {
 		s = $0; sub(/^[^(]*\(/, "", s); sub(/\)$/, "", s)
 		n = split(s, a, ","); got = n > 6 ? n - 6 : 0; checked++
 		if (got != want) print name, "has", n, "arguments, header says", want
+		at = 0
+		for (i = 1; i <= n; i++) {
+			gsub(/^ +| +$/, "", a[i])
+			if (a[i] == "gfp_t") at = at ? -1 : i
+		}
+		w = gfp == "NONE" ? 0 : gfp == "B1" ? 2 + b + 0 : gfp + 1
+		if (at != w) print name, "has its gfp_t at", at - 1, "header says", gfp
 		name = ""
 	}
 	END { print checked + 0 > cf }' > "$out/bad-words"
 ok "$(test "$(cat "$out/checked")" -gt 0 && test ! -s "$out/bad-words"; echo $?)" \
-	"stack words of every target match its prototype ($(cat "$out/checked") checked)"
+	"stack words and gfp_t argument of every target match its prototype ($(cat "$out/checked") checked)"
 sed 's/^/#   /' "$out/bad-words"
 
 # Booted off, start_kernel() only reads alloc_trampolines= before

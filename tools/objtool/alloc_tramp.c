@@ -40,12 +40,13 @@ struct alloc_target {
 	unsigned int stack_words;
 };
 
-#define ALLOC_TRAMP_TARGET_IF(_config, _name, _stack_words) \
+/* The gfp and fails columns are the kernel's, for fault injection. */
+#define ALLOC_TRAMP_TARGET_IF(_config, _name, _stack_words, ...) \
 	{ .name = #_name, .config = #_config, .stack_words = _stack_words },
-#define ALLOC_TRAMP_TARGET(name, stack_words) \
-	ALLOC_TRAMP_TARGET_IF(, name, stack_words)
-#define ALLOC_TRAMP_TARGET_MEMINIT(name, stack_words) \
-	ALLOC_TRAMP_TARGET(name, stack_words)
+#define ALLOC_TRAMP_TARGET(name, stack_words, ...) \
+	ALLOC_TRAMP_TARGET_IF(, name, stack_words, __VA_ARGS__)
+#define ALLOC_TRAMP_TARGET_MEMINIT(name, stack_words, ...) \
+	ALLOC_TRAMP_TARGET(name, stack_words, __VA_ARGS__)
 static const struct alloc_target targets[] = {
 #include "../../include/linux/alloc_tramp_targets.h"
 };

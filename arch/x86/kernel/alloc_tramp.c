@@ -160,3 +160,108 @@ void *arch_alloc_tramp_calls(const struct alloc_tramp_site *site)
 	mutex_unlock(&text_mutex);
 	return dest;
 }
+
+#ifdef CONFIG_ALLOC_TRAMP_FAULT_INJECTION
+/*
+ * Fault injection changes where a site's stub jumps: its body, as built,
+ * or one of the target's fail entries.  A stub is "lea tag(%rip), %r11;
+ * jmp rel32": only the jump's rel32 changes.  The stub of a call of an
+ * out-of-line wrapper copy calls its wrapper, which has no fail entry.
+ */
+#define STUB_JMP	7
+
+#define ALLOC_TRAMP_ENTRIES(on, name) {					\
+	{ (on) ? __alloc_tramp_##name : NULL,				\
+	  (on) ? __alloc_tramp_fail_##name : NULL,			\
+	  (on) ? __alloc_tramp_fail_plain_##name : NULL },		\
+	{ (on) ? __alloc_tramp_tail_##name : NULL,			\
+	  (on) ? __alloc_tramp_tail_fail_##name : NULL,			\
+	  (on) ? __alloc_tramp_tail_fail_plain_##name : NULL } },
+#define ALLOC_TRAMP_TARGET(name, ...)	ALLOC_TRAMP_ENTRIES(1, name)
+#define ALLOC_TRAMP_TARGET_IF(config, name, ...)			\
+	ALLOC_TRAMP_ENTRIES(IS_ENABLED(config), name)
+#define ALLOC_TRAMP_TARGET_MEMINIT(name, ...)	ALLOC_TRAMP_ENTRIES(1, name)
+/* [target][call, tail][enum alloc_tramp_stub_to] */
+static void (* const stub_entries[][2][ALLOC_TRAMP_STUB_NR])(void) = {
+#include <linux/alloc_tramp_targets.h>
+};
+#undef ALLOC_TRAMP_TARGET
+#undef ALLOC_TRAMP_TARGET_IF
+#undef ALLOC_TRAMP_TARGET_MEMINIT
+
+/*
+ * The target, call or tail entry and state of the jump of a site's stub;
+ * the target's index, or -EOPNOTSUPP for a stub that does not jump to a
+ * body or fail entry.
+ */
+static int stub_decode(const struct alloc_tramp_site *site, int *tail,
+		       enum alloc_tramp_stub_to *to)
+{
+	const u8 *jmp = (u8 *)alloc_tramp_site_tramp(site) + STUB_JMP;
+	void *dest;
+	int i, k, s;
+
+	if (jmp[0] != JMP32_INSN_OPCODE)
+		return -EOPNOTSUPP;
+	dest = site_dest(jmp, 1);
+	for (i = 0; i < ARRAY_SIZE(stub_entries); i++)
+		for (k = 0; k < 2; k++)
+			for (s = 0; s < ALLOC_TRAMP_STUB_NR; s++)
+				if (stub_entries[i][k][s] &&
+				    dest == stub_entries[i][k][s]) {
+					*tail = k;
+					*to = s;
+					return i;
+				}
+	return -EOPNOTSUPP;
+}
+
+/**
+ * arch_alloc_tramp_target - the allocator of a site, for fault injection
+ * @site: the site
+ * @to:   if not NULL, set to where its stub jumps now, read from the text
+ *
+ * Return: the index of the site's allocator in <linux/alloc_tramp_targets.h>,
+ * or -EOPNOTSUPP if its stub has no fail entry (it calls a wrapper).
+ */
+int arch_alloc_tramp_target(const struct alloc_tramp_site *site,
+			    enum alloc_tramp_stub_to *to)
+{
+	enum alloc_tramp_stub_to now;
+	int tail;
+
+	return stub_decode(site, &tail, to ?: &now);
+}
+
+/**
+ * arch_alloc_tramp_stub_queue - queue a change of where a stub jumps
+ * @site: the site
+ * @to:   its body, or one of its target's fail entries
+ *
+ * Like arch_alloc_tramp_queue(): under text_mutex, written by
+ * arch_alloc_tramp_finish().  A stub that already leads to @to is left
+ * as it is.
+ *
+ * Return: 0, or -EOPNOTSUPP if the stub has no fail entries.
+ */
+int arch_alloc_tramp_stub_queue(const struct alloc_tramp_site *site,
+				enum alloc_tramp_stub_to to)
+{
+	u8 *jmp = (u8 *)alloc_tramp_site_tramp(site) + STUB_JMP;
+	enum alloc_tramp_stub_to now;
+	int i, tail;
+	u8 insn[JMP32_INSN_SIZE];
+
+	lockdep_assert_held(&text_mutex);
+
+	i = stub_decode(site, &tail, &now);
+	if (i < 0)
+		return i;
+	if (now == to)
+		return 0;
+	memcpy(insn, text_gen_insn(JMP32_INSN_OPCODE, jmp,
+				   stub_entries[i][tail][to]), JMP32_INSN_SIZE);
+	text_poke_queue(jmp, insn, JMP32_INSN_SIZE, NULL);
+	return 0;
+}
+#endif /* CONFIG_ALLOC_TRAMP_FAULT_INJECTION */

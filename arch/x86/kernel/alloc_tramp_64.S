@@ -28,6 +28,7 @@
  * body's own call of the target is a direct call, which the call thunks
  * account for as any other.
  */
+#include <linux/alloc_tramp_types.h>
 #include <linux/export.h>
 #include <linux/linkage.h>
 #include <linux/objtool.h>
@@ -81,20 +82,92 @@ EXPORT_SYMBOL(__alloc_tramp_tail_\target)
 	.endif
 .endm
 
-#define ALLOC_TRAMP_TARGET(name, stack_words)			\
-	ALLOC_TRAMP_BODY name, stack_words
-#define ALLOC_TRAMP_TARGET_IF(config, name, stack_words)	\
-	.if IS_ENABLED(config) ; ALLOC_TRAMP_BODY name, stack_words ; .endif
-#define ALLOC_TRAMP_TARGET_MEMINIT(name, stack_words)		\
+/*
+ * Fault injection (lib/alloc_tramp_fail.c): the stub of an armed site
+ * jumps to __alloc_tramp_fail_<target> instead of the body, or to
+ * __alloc_tramp_fail_plain_<target> when the site is not profiled.  With
+ * the arguments saved, __alloc_tramp_should_fail(tag, args, index) says
+ * what to do: ALLOC_TRAMP_FAIL_CALL goes on to the body, or straight to
+ * the target, with the arguments and stack as the stub left them; any
+ * other value is returned as the failed call's.  index is the target's
+ * place in <linux/alloc_tramp_targets.h>.
+ */
+.macro ALLOC_TRAMP_FAIL name:req to:req index:req export
+	.set .Lfp, IS_ENABLED(CONFIG_FRAME_POINTER)
+SYM_FUNC_START(__alloc_tramp_\name)
+	CALL_DEPTH_ACCOUNT
+SYM_INNER_LABEL(__alloc_tramp_tail_\name, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	FRAME_BEGIN
+	pushq	%r9
+	pushq	%r8
+	pushq	%rcx
+	pushq	%rdx
+	pushq	%rsi
+	pushq	%rdi
+	pushq	%r11
+	/* The call needs a 16-byte aligned stack. */
+	.if .Lfp
+	subq	$8, %rsp
+	.endif
+	movq	%r11, %rdi
+	leaq	(8 + 8 * .Lfp)(%rsp), %rsi
+	movl	$(\index), %edx
+	call	__alloc_tramp_should_fail
+	cmpq	$ALLOC_TRAMP_FAIL_CALL, %rax
+	/* Neither lea nor pop changes the flags. */
+	.if .Lfp
+	leaq	8(%rsp), %rsp
+	.endif
+	popq	%r11
+	popq	%rdi
+	popq	%rsi
+	popq	%rdx
+	popq	%rcx
+	popq	%r8
+	popq	%r9
+	FRAME_END
+	je	\to
+	RET
+SYM_FUNC_END(__alloc_tramp_\name)
+	.if \export
+EXPORT_SYMBOL(__alloc_tramp_\name)
+EXPORT_SYMBOL(__alloc_tramp_tail_\name)
+	.endif
+.endm
+
+.macro ALLOC_TRAMP_FAILS target:req export=1
+#ifdef CONFIG_ALLOC_TRAMP_FAULT_INJECTION
+	ALLOC_TRAMP_FAIL fail_\target, __alloc_tramp_tail_\target, .Lindex, \export
+	ALLOC_TRAMP_FAIL fail_plain_\target, \target, .Lindex, \export
+#endif
+.endm
+
+/* Every target counts for the index, those this config lacks too. */
+#define ALLOC_TRAMP_TARGET(name, stack_words, ...)			\
+	ALLOC_TRAMP_BODY name, stack_words ;				\
+	ALLOC_TRAMP_FAILS name ;					\
+	.set .Lindex, .Lindex + 1
+#define ALLOC_TRAMP_TARGET_IF(config, name, stack_words, ...)		\
+	.if IS_ENABLED(config) ;					\
+	ALLOC_TRAMP_BODY name, stack_words ;				\
+	ALLOC_TRAMP_FAILS name ;					\
+	.endif ;							\
+	.set .Lindex, .Lindex + 1
+#define ALLOC_TRAMP_TARGET_MEMINIT(name, stack_words, ...)		\
 	.if IS_ENABLED(CONFIG_MEMORY_HOTPLUG) ;				\
 	ALLOC_TRAMP_BODY name, stack_words ;				\
+	ALLOC_TRAMP_FAILS name ;					\
 	.else ;								\
 	.pushsection .init.text, "ax" ;					\
 	ALLOC_TRAMP_BODY name, stack_words, 0 ;				\
+	ALLOC_TRAMP_FAILS name, 0 ;					\
 	.popsection ;							\
-	.endif
+	.endif ;							\
+	.set .Lindex, .Lindex + 1
 
 	.text
+	.set .Lindex, 0
 /*
  * alloc_tramp_caller() knows a call from a body by its return address:
  * it compares with these, which are never jumped to.
@@ -126,7 +199,7 @@ __alloc_tramp_bodies_end:
  * thunk: the enter accounts for its own return and the wrapper's, and,
  * for a call site, for the leave's return to the caller.
  */
-.macro ALLOC_TRAMP_WRAPPER_ENTER name:req calls:req
+.macro ALLOC_TRAMP_WRAPPER_ENTRY name:req calls:req
 SYM_CODE_START(\name)
 	UNWIND_HINT_FUNC
 	ENDBR
@@ -149,8 +222,8 @@ SYM_CODE_END(\name)
 EXPORT_SYMBOL(\name)
 .endm
 
-ALLOC_TRAMP_WRAPPER_ENTER __alloc_tramp_wrapper_enter, 3
-ALLOC_TRAMP_WRAPPER_ENTER __alloc_tramp_tail_wrapper_enter, 2
+ALLOC_TRAMP_WRAPPER_ENTRY __alloc_tramp_wrapper_enter, 3
+ALLOC_TRAMP_WRAPPER_ENTRY __alloc_tramp_tail_wrapper_enter, 2
 
 SYM_CODE_START(__alloc_tramp_wrapper_leave)
 	UNWIND_HINT type=UNWIND_HINT_TYPE_CALL sp_reg=ORC_REG_SP sp_offset=16

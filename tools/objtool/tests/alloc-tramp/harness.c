@@ -17,7 +17,7 @@ static unsigned long seen[9];
 static int tests, failed;
 
 /* Bodies that only record the tag: no stack words to copy, they jump. */
-#define ALLOC_TRAMP_TARGET(name, stack_words)				\
+#define ALLOC_TRAMP_TARGET(name, stack_words, ...)			\
 	".globl __alloc_tramp_" #name "\n"				\
 	"__alloc_tramp_" #name ":\n"					\
 	".globl __alloc_tramp_tail_" #name "\n"			\
@@ -26,11 +26,11 @@ static int tests, failed;
 	"	.weak " #name "\n"					\
 	"	movq %r11, cur_tag(%rip)\n"				\
 	"	jmp " #name "\n"
-#define ALLOC_TRAMP_TARGET_IF(config, name, stack_words)		\
+#define ALLOC_TRAMP_TARGET_IF(config, name, stack_words, ...)	\
 	"	# " #config "\n"					\
-	ALLOC_TRAMP_TARGET(name, stack_words)
-#define ALLOC_TRAMP_TARGET_MEMINIT(name, stack_words)			\
-	ALLOC_TRAMP_TARGET(name, stack_words)
+	ALLOC_TRAMP_TARGET(name, stack_words, __VA_ARGS__)
+#define ALLOC_TRAMP_TARGET_MEMINIT(name, stack_words, ...)		\
+	ALLOC_TRAMP_TARGET(name, stack_words, __VA_ARGS__)
 asm(".text\n"
 #include "../../../../include/linux/alloc_tramp_targets.h"
 );

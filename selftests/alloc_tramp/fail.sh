@@ -1,0 +1,210 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Per-site fault injection (alloc_trampolines/fail_sites) with the sites
+# of alloc_tramp_fault.ko: an armed site fails that exact call and no
+# other, "times", "every", "after", "probability" and fail-nth behave as
+# documented, the calls that may not fail never do, a module's init fails
+# at each of its sites in turn and unwinds without a leak, disarming puts
+# the text back as built, and arming, disarming and module churn under
+# load leave no splat.
+#
+# alloc-tramp-variants: tramp debug
+
+cd "$(dirname "$0")"
+echo "TAP version 13"
+echo "1..22"
+
+. ../lib/tap.inc
+
+mod=alloc_tramp_fault
+f=/sys/kernel/debug/alloc_trampolines/fail_sites
+sites=/sys/kernel/debug/alloc_trampolines/sites
+tables=/sys/kernel/debug/alloc_trampolines/tables
+enabled=/sys/kernel/mm/alloc_trampolines/enabled
+ctl=/sys/kernel/debug/$mod
+line() { awk -v k="$1" '$1 == k { print $2 }' $mod.lines; }
+# arm NAME [SETTINGS]: arm that one site of the module, and only it
+arm() { echo "module $mod line $(line "$1") fail $2" > $f; }
+# run: one run of the module's run_* allocations; prints what failed
+run() { echo run > $ctl && cat $ctl; }
+# runs N: the results of N runs, one word a run ("none" or what failed)
+runs() {
+	local i=0
+	while [ $i -lt "$1" ]; do run | tr ' ' '+'; i=$((i + 1)); done | tr '\n' ' '
+}
+# the fail_sites line of the site NAME
+armed_line() { grep "$mod\.c:$(line "$1") " $f; }
+# the module's lines of the sites file that mention "armed"
+armed_sites() { grep "\[$mod\]" $sites | grep -c armed; }
+splats() { dmesg | grep -cE 'WARNING:|BUG:|KASAN:|Oops|INFO: possible'; }
+runs_all="run_kmalloc run_kzalloc run_krealloc run_kmemdup run_kvmalloc run_vzalloc run_pages run_free_pages run_pool_nowait"
+never="run_krealloc0 run_pool_wait run_nofail"
+inits="init_kmalloc init_cache_alloc init_vmalloc init_pages init_percpu init_mempool"
+splats0=$(splats)
+
+# 1-2: what the tests need is there, and nothing is armed
+n_lines=0
+for s in $runs_all $never $inits init_nofail; do
+	[ -n "$(line $s)" ] && n_lines=$((n_lines + 1))
+done
+[ -f $f ] && [ ! -s $f ] && [ $n_lines = 19 ]
+ok $? "fail_sites is there and empty; 19 markers in $mod.lines ($n_lines)"
+# The 7 sites of its init are gone once it is loaded.
+insmod $mod.ko && [ "$(run)" = none ] &&
+	[ "$(grep -c "\[$mod\]" $sites)" = 12 ] && [ "$(armed_sites)" = 0 ]
+ok $? "the module loads, runs with no failure, has $(grep -c "\[$mod\]" $sites) sites, none armed"
+
+# 3: refused input changes nothing
+arm run_kmalloc
+before=$(cat $f)
+bad=0
+for l in "module $mod fail every 0" "module $mod fail probability 101" \
+	"module $mod fail times" "func no_such_function_at_all fail" \
+	"!module $mod fail" "module $mod" "module $mod fail nofail" \
+	"module $mod enable" "$(printf 'module %s fail\001' $mod)"; do
+	echo "$l" > $f 2> /dev/null && bad=$((bad + 1))
+	echo "$l" >> $f 2> /dev/null && bad=$((bad + 1))
+done
+[ $bad = 0 ] && [ "$(cat $f)" = "$before" ] && [ "$(run)" = run_kmalloc ]
+ok $? "9 bad lines are refused, written or appended, and change nothing ($bad taken)"
+
+# 4-6: each site fails alone when armed
+wrong=
+for s in $runs_all; do
+	arm $s
+	r=$(run)
+	[ "$r" = "$s" ] && armed_line $s | grep -q ' calls 1 failed 1$' &&
+		[ "$(grep -vc '^#' $f)" = 1 ] || wrong="$wrong $s:$r"
+done
+[ -z "$wrong" ]
+ok $? "each of the 9 sites that can fail fails that call, and no other:${wrong:- all right}"
+wrong=
+for s in $never; do
+	arm $s
+	r=$(run)
+	[ "$r" = none ] && armed_line $s | grep -q ' calls 0 failed 0$' || wrong="$wrong $s:$r"
+done
+[ -z "$wrong" ]
+ok $? "a resize to 0, a mempool_alloc() that may sleep and __GFP_NOFAIL never fail, nor count:${wrong:- none did}"
+arm run_kmalloc
+[ "$(armed_sites)" = 1 ] && grep "\[$mod\]" $sites | grep -q ' on armed-plain$'
+ok $? "the armed site calls its trampoline, whose stub leads to the plain fail entry"
+
+# 7-10: times, every, after, probability
+arm run_kmalloc "times 2"
+r=$(runs 4)
+[ "$r" = "run_kmalloc run_kmalloc none none " ] && armed_line run_kmalloc | grep -q ' calls 4 failed 2$'
+ok $? "times 2: '$r'"
+arm run_kzalloc "every 3"
+r=$(runs 6)
+[ "$r" = "none none run_kzalloc none none run_kzalloc " ]
+ok $? "every 3: '$r'"
+arm run_vzalloc "after 2 times 1"
+r=$(runs 4)
+[ "$r" = "none none run_vzalloc none " ]
+ok $? "after 2 times 1: '$r'"
+arm run_pages "probability 50"
+r=$(runs 100 | tr ' ' '\n' | grep -c run_pages)
+arm run_pages "probability 0"
+r0=$(runs 20 | tr ' ' '\n' | grep -c run_pages)
+[ "$r" -ge 20 ] && [ "$r" -le 80 ] && [ "$r0" = 0 ]
+ok $? "probability 50: $r of 100 runs failed; probability 0: $r0 of 20"
+
+# 11-12: fail-nth: the N-th call of the task at an armed site fails
+echo "module $mod fail probability 0" > $f
+expect=1
+wrong=
+n=1
+for s in $runs_all -; do
+	r=$(sh -c "exec 3> $ctl; echo $n > /proc/self/fail-nth; echo run >&3; read left < /proc/self/fail-nth; echo \$left")
+	got=$(cat $ctl)
+	if [ "$s" = - ]; then
+		[ "$got" = none ] && [ "$r" = 1 ] || wrong="$wrong $n:$got:$r"
+	else
+		[ "$got" = "$s" ] && [ "$r" = 0 ] || wrong="$wrong $n:$got:$r"
+	fi
+	n=$((n + 1))
+done
+[ -z "$wrong" ]
+ok $? "fail-nth 1 to 9 fail the 9 sites in turn, 10 none (one count left):${wrong:- as expected}"
+[ "$(run)" = none ] && [ "$(grep -vc '^#' $f)" = 12 ]
+ok $? "without fail-nth, probability 0 fails nothing at the $(grep -vc '^#' $f) armed sites"
+
+# 13-14: disarming puts the text back as built
+: > $f
+[ ! -s $f ] && [ "$(armed_sites)" = 0 ] && ! grep "\[$mod\]" $sites | grep -qv ' off$' &&
+	[ "$(run)" = none ]
+ok $? "cleared: no site armed, every site of the module calls its allocator again"
+arm run_kmalloc
+echo "module $mod line $(line run_kmalloc) nofail" >> $f
+[ "$(armed_sites)" = 0 ] && [ "$(run)" = none ] && [ "$(grep -c '^#' $f)" = 2 ]
+ok $? "a later nofail line disarms what an earlier line armed"
+
+# 15-16: profiling and fault injection on one site
+echo 1 > $enabled
+arm run_kmalloc "times 1"
+grep "\[$mod\]" $sites | grep -q ' on armed$' && [ "$(run)" = run_kmalloc ] && [ "$(run)" = none ]
+ok $? "profiled and armed: the stub leads to the fail entry that goes on to the body"
+rmmod $mod
+arm init_kmalloc "probability 0"
+insmod $mod.ko
+l=$(awk -v l="$mod.c:$(line init_kmalloc)" '$3 ~ l "$" { print $1, $2 }' /proc/allocinfo)
+[ "$l" = "$(kmalloc_size 128) 1" ]
+ok $? "a line armed before the load arms the init's site, which is profiled too: '$l'"
+rmmod $mod
+
+# 17-19: the module's init fails at each site in turn and unwinds
+wrong=
+for s in $inits; do
+	arm $s
+	e=$(insmod $mod.ko 2>&1) && { wrong="$wrong $s:loaded"; rmmod $mod; continue; }
+	echo "$e" | grep -q 'Cannot allocate memory' &&
+		dmesg | tail -n 20 | grep -q "alloc_tramp_fault: init failed at $s\$" &&
+		! grep -q "^$mod " $tables || wrong="$wrong $s"
+done
+[ -z "$wrong" ]
+ok $? "armed at each of its 6 sites, the init fails there with -ENOMEM:${wrong:- all}"
+! grep -q "$mod\.c" /proc/allocinfo || ! awk -v m="$mod.c" '$3 ~ m && $1 != 0' /proc/allocinfo | grep -q .
+ok $? "and frees what it allocated before: no table is kept, no byte is left under its lines"
+arm init_nofail
+insmod $mod.ko && [ "$(run)" = none ] && rmmod $mod
+ok $? "a __GFP_NOFAIL allocation of the init is never failed: the module loads"
+
+# 20-22: torture: arming, disarming, switching and module churn under load
+: > $f
+stop=/tmp/stop-fail
+rm -f $stop
+( while [ ! -e $stop ]; do ls -R /sys/kernel > /dev/null 2>&1; done ) &
+( while [ ! -e $stop ]; do
+	echo "module $mod fail probability 30" > $f 2> /dev/null
+	echo "module $mod func fault_init nofail" >> $f 2> /dev/null
+	echo "module $mod fail every 2" > $f 2> /dev/null
+	: > $f
+done ) &
+( while [ ! -e $stop ]; do echo 1 > $enabled; echo 0 > $enabled; done 2> /dev/null ) &
+( while [ ! -e $stop ]; do echo run > $ctl; done 2> /dev/null ) &
+loads=0
+fails=0
+i=0
+while [ $i -lt 60 ]; do
+	if insmod $mod.ko 2> /dev/null; then
+		loads=$((loads + 1))
+		echo run > $ctl 2> /dev/null
+		rmmod $mod
+	else
+		fails=$((fails + 1))
+	fi
+	i=$((i + 1))
+done
+touch $stop
+wait
+: > $f
+echo 0 > $enabled
+[ $loads -gt 0 ] && [ $fails -gt 0 ]
+ok $? "60 loads under arming, disarming and switching: $loads loaded, $fails failed their init"
+[ "$(splats)" = "$splats0" ]
+ok $? "no warning, bug or KASAN report ($(splats) splats, $splats0 before)"
+! grep -q "^$mod " $tables && [ ! -s $f ] &&
+	! grep -q ' armed' $sites
+ok $? "nothing is left: no table of the module, no line, no armed site"
