@@ -265,7 +265,7 @@ static void table_patch(struct alloc_tramp_table *t, bool on, bool fresh)
 	for (i = 0; i < t->nr_sites; i++) {
 		const struct alloc_tramp_site *site = &t->sites[i];
 		bool prof = on && test_bit(i, t->chosen);
-		bool want = prof || test_bit(i, t->armed);
+		bool want = prof || test_bit(i, t->fail);
 
 		if (!site_text_live(t, site))
 			continue;

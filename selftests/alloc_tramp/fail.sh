@@ -39,7 +39,7 @@ armed_line() { grep "$mod\.c:$(line "$1") " $f; }
 armed_sites() { grep "\[$mod\]" $sites | grep -c armed; }
 splats() { dmesg | grep -cE 'WARNING:|BUG:|KASAN:|Oops|INFO: possible'; }
 runs_all="run_kmalloc run_kzalloc run_krealloc run_kmemdup run_kvmalloc run_vzalloc run_pages run_free_pages run_pool_nowait"
-never="run_krealloc0 run_pool_wait run_nofail"
+never="run_krealloc_zero run_pool_wait run_nofail"
 inits="init_kmalloc init_cache_alloc init_vmalloc init_pages init_percpu init_mempool"
 splats0=$(splats)
 
@@ -50,9 +50,10 @@ for s in $runs_all $never $inits init_nofail; do
 done
 [ -f $f ] && [ ! -s $f ] && [ $n_lines = 19 ]
 ok $? "fail_sites is there and empty; 19 markers in $mod.lines ($n_lines)"
-# The 7 sites of its init are gone once it is loaded.
+# The 7 sites of its init are gone once it is loaded; the compiler may
+# have made two calls of one line.
 insmod $mod.ko && [ "$(run)" = none ] &&
-	[ "$(grep -c "\[$mod\]" $sites)" = 12 ] && [ "$(armed_sites)" = 0 ]
+	[ "$(grep -c "\[$mod\]" $sites)" -ge 12 ] && [ "$(armed_sites)" = 0 ]
 ok $? "the module loads, runs with no failure, has $(grep -c "\[$mod\]" $sites) sites, none armed"
 
 # 3: refused input changes nothing
@@ -113,22 +114,21 @@ ok $? "probability 50: $r of 100 runs failed; probability 0: $r0 of 20"
 
 # 11-12: fail-nth: the N-th call of the task at an armed site fails
 echo "module $mod fail probability 0" > $f
-expect=1
 wrong=
-n=1
+nth=1
 for s in $runs_all -; do
-	r=$(sh -c "exec 3> $ctl; echo $n > /proc/self/fail-nth; echo run >&3; read left < /proc/self/fail-nth; echo \$left")
+	r=$(sh -c "exec 3> $ctl; echo $nth > /proc/self/fail-nth; echo run >&3; read left < /proc/self/fail-nth; echo \$left")
 	got=$(cat $ctl)
 	if [ "$s" = - ]; then
-		[ "$got" = none ] && [ "$r" = 1 ] || wrong="$wrong $n:$got:$r"
+		[ "$got" = none ] && [ "$r" = 1 ] || wrong="$wrong $nth:$got:$r"
 	else
-		[ "$got" = "$s" ] && [ "$r" = 0 ] || wrong="$wrong $n:$got:$r"
+		[ "$got" = "$s" ] && [ "$r" = 0 ] || wrong="$wrong $nth:$got:$r"
 	fi
-	n=$((n + 1))
+	nth=$((nth + 1))
 done
 [ -z "$wrong" ]
 ok $? "fail-nth 1 to 9 fail the 9 sites in turn, 10 none (one count left):${wrong:- as expected}"
-[ "$(run)" = none ] && [ "$(grep -vc '^#' $f)" = 12 ]
+[ "$(run)" = none ] && [ "$(grep -vc '^#' $f)" -ge 12 ]
 ok $? "without fail-nth, probability 0 fails nothing at the $(grep -vc '^#' $f) armed sites"
 
 # 13-14: disarming puts the text back as built
@@ -171,40 +171,56 @@ arm init_nofail
 insmod $mod.ko && [ "$(run)" = none ] && rmmod $mod
 ok $? "a __GFP_NOFAIL allocation of the init is never failed: the module loads"
 
-# 20-22: torture: arming, disarming, switching and module churn under load
-: > $f
-stop=/tmp/stop-fail
-rm -f $stop
-( while [ ! -e $stop ]; do ls -R /sys/kernel > /dev/null 2>&1; done ) &
-( while [ ! -e $stop ]; do
-	echo "module $mod fail probability 30" > $f 2> /dev/null
-	echo "module $mod func fault_init nofail" >> $f 2> /dev/null
-	echo "module $mod fail every 2" > $f 2> /dev/null
+# 20-22: torture: arming, disarming and module churn under load, with
+# switching (a slab page a module's call brings in while the slab's own
+# site is off stays under the module's tag: that memory may outlive it),
+# then with profiling on throughout, when nothing of the module may
+# outlive it.
+# torture SWITCH: 40 loads; prints "loaded failed"
+torture() {
+	local stop=/tmp/stop-fail loads=0 fails=0 i=0
+
+	rm -f $stop
+	( while [ ! -e $stop ]; do ls -R /sys/kernel > /dev/null 2>&1; done ) &
+	( while [ ! -e $stop ]; do
+		echo "module $mod fail probability 30" > $f
+		echo "module $mod func fault_init nofail" >> $f
+		echo "module $mod fail every 2" > $f
+		: > $f
+	done 2> /dev/null ) &
+	[ "$1" = 1 ] &&
+		( while [ ! -e $stop ]; do echo 1 > $enabled; echo 0 > $enabled; done 2> /dev/null ) &
+	( while [ ! -e $stop ]; do echo run > $ctl; done 2> /dev/null ) &
+	while [ $i -lt 40 ]; do
+		if insmod $mod.ko 2> /dev/null; then
+			loads=$((loads + 1))
+			echo run > $ctl 2> /dev/null
+			# The run loop may hold the module's file open.
+			until rmmod $mod 2> /dev/null; do sleep 0.1; done
+		else
+			fails=$((fails + 1))
+		fi
+		i=$((i + 1))
+	done
+	touch $stop
+	wait
 	: > $f
-done ) &
-( while [ ! -e $stop ]; do echo 1 > $enabled; echo 0 > $enabled; done 2> /dev/null ) &
-( while [ ! -e $stop ]; do echo run > $ctl; done 2> /dev/null ) &
-loads=0
-fails=0
-i=0
-while [ $i -lt 60 ]; do
-	if insmod $mod.ko 2> /dev/null; then
-		loads=$((loads + 1))
-		echo run > $ctl 2> /dev/null
-		rmmod $mod
-	else
-		fails=$((fails + 1))
-	fi
-	i=$((i + 1))
-done
-touch $stop
-wait
+	echo "$loads $fails"
+}
 : > $f
+# the bytes /proc/allocinfo has under the module's lines
+mod_bytes() { awk -v m="$mod.c" '$3 ~ m { b += $1 } END { print b + 0 }' /proc/allocinfo; }
+r1=$(torture 1)
+echo 1 > $enabled
+b1=$(mod_bytes)
+r2=$(torture 0)
+b2=$(mod_bytes)
 echo 0 > $enabled
-[ $loads -gt 0 ] && [ $fails -gt 0 ]
-ok $? "60 loads under arming, disarming and switching: $loads loaded, $fails failed their init"
+set -- $r1 $r2
+[ "$1" -gt 0 ] && [ "$2" -gt 0 ] && [ "$3" -gt 0 ] && [ "$4" -gt 0 ]
+ok $? "40 loads under arming, disarming and switching, 40 with profiling on: $1 and $3 loaded, $2 and $4 failed their init"
 [ "$(splats)" = "$splats0" ]
 ok $? "no warning, bug or KASAN report ($(splats) splats, $splats0 before)"
-! grep -q "^$mod " $tables && [ ! -s $f ] &&
-	! grep -q ' armed' $sites
-ok $? "nothing is left: no table of the module, no line, no armed site"
+! grep -q "^$mod live" $tables && [ ! -s $f ] && ! grep -q ' armed' $sites &&
+	[ "$b2" -le "$b1" ]
+ok $? "nothing is left: no live table of the module, no line, no armed site, no byte of the profiled churn ($b1 then $b2 bytes under its lines)"

@@ -127,7 +127,11 @@ SYM_INNER_LABEL(__alloc_tramp_tail_\name, SYM_L_GLOBAL)
 	popq	%r8
 	popq	%r9
 	FRAME_END
-	je	\to
+	/*
+	 * A sibling call: @PLT keeps the relocation that the assembler would
+	 * resolve for a body of this file, so that objtool sees one.
+	 */
+	je	\to@PLT
 	RET
 SYM_FUNC_END(__alloc_tramp_\name)
 	.if \export

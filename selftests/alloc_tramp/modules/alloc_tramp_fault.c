@@ -64,8 +64,8 @@ static int run(void)
 	c = krealloc(NULL, 300, GFP_KERNEL);		/* line: run_krealloc */
 	note("run_krealloc", c);
 	/* A resize to 0 frees: it never fails. */
-	c0 = krealloc(c, 0, GFP_KERNEL);		/* line: run_krealloc0 */
-	note("run_krealloc0", c0);
+	c0 = krealloc(c, 0, GFP_KERNEL);		/* line: run_krealloc_zero */
+	note("run_krealloc_zero", c0);
 	if (!c0)
 		kfree(c);
 	d = kmemdup(src, sizeof(src), GFP_KERNEL);	/* line: run_kmemdup */
