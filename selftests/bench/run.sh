@@ -41,8 +41,15 @@ ok $? "load the benchmark module"
 if [ -d /sys/kernel/mm/alloc_trampolines ]; then
 	echo "# bench sites $(wc -l < $d/available_sites)"
 	measure ours-off
-	# One site, not in the loops: what the accounting costs by itself
+	# One site, not in the loops: what the accounting costs by itself,
+	# and first what arming it for fault injection costs the others
 	one_site_query > /tmp/one
+	if [ -f $d/fail_sites ]; then
+		echo "$(cat /tmp/one) fail probability 0" > $d/fail_sites &&
+			echo "# bench armed $(grep -vc '^#' $d/fail_sites)"
+		measure ours-armed
+		: > $d/fail_sites
+	fi
 	cat /tmp/one > $d/set_site_filter && echo 1 > $en
 	echo "# bench one-site $(cat /tmp/one) -> $(cat $en)"
 	measure ours-one
