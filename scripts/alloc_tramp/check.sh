@@ -107,9 +107,11 @@ for v in $variants; do
 		# The tramp kernel switches on at run time, after the call
 		# thunks were set up; the debug kernel (lockdep, KASAN, the
 		# call thunks' counters) is booted on: its sites are patched
-		# before them.
+		# before them.  The fail entries of fault injection account
+		# for the calls of armed sites as the bodies do.
 		case $v in
-		tramp) stuff="alloc_tramp/calldepth.sh alloc_tramp/toggle.sh" boot= ;;
+		tramp) stuff="alloc_tramp/calldepth.sh alloc_tramp/toggle.sh alloc_tramp/fail.sh"
+		   boot= ;;
 		*) stuff="alloc_tramp/early.sh alloc_tramp/boot-on.sh alloc_tramp/calldepth.sh"
 		   boot=alloc_trampolines=on ;;
 		esac
