@@ -470,7 +470,7 @@ static void table_add(struct alloc_tramp_table *t)
 	if (alloc_tramp_enabled || !bitmap_empty(t->fail, t->nr_sites)) {
 		patch_lock();
 		/* A coming module's code has not run: its tags miss nothing. */
-		table_patch(t, alloc_tramp_enabled, t->mod);
+		table_patch(t, alloc_tramp_enabled, !!t->mod);
 		patch_unlock();
 	}
 	table_fail_added();
@@ -895,13 +895,6 @@ static int allocations_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(allocations);
 
-/*
- * /sys/kernel/debug/alloc_trampolines/sites: each site, its allocator and
- * what its instruction calls now, read from the text: "off" (the
- * allocator, as built), "on" (the trampoline) or "gone" (freed init text),
- * then "armed" if its stub leads to a fail entry that goes on to the body,
- * "armed-plain" if to the allocator (fault injection, not profiled).
- */
 /* Where the stub of a site jumps, read from the text, if not its body */
 static const char *site_stub_state(const struct alloc_tramp_site *site)
 {
@@ -914,6 +907,13 @@ static const char *site_stub_state(const struct alloc_tramp_site *site)
 	       to == ALLOC_TRAMP_STUB_FAIL_PLAIN ? " armed-plain" : "";
 }
 
+/*
+ * /sys/kernel/debug/alloc_trampolines/sites: each site, its allocator and
+ * what its instruction calls now, read from the text: "off" (the
+ * allocator, as built), "on" (the trampoline) or "gone" (freed init text),
+ * then "armed" if its stub leads to a fail entry that goes on to the body,
+ * "armed-plain" if to the allocator (fault injection, not profiled).
+ */
 static int sites_show(struct seq_file *m, void *v)
 {
 	struct alloc_tramp_table *t;

@@ -185,6 +185,7 @@ void *arch_alloc_tramp_calls(const struct alloc_tramp_site *site)
 static void (* const stub_entries[][2][ALLOC_TRAMP_STUB_NR])(void) = {
 #include <linux/alloc_tramp_targets.h>
 };
+
 #undef ALLOC_TRAMP_TARGET
 #undef ALLOC_TRAMP_TARGET_IF
 #undef ALLOC_TRAMP_TARGET_MEMINIT
