@@ -27,6 +27,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/pgalloc_tag.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
@@ -493,6 +494,13 @@ static int alloc_tramp_module_coming(struct module *mod)
 		kfree(t);
 		return ret;
 	}
+	ret = alloc_tramp_pgtag_add(t->tags, t->nr_tags);
+	if (ret) {
+		table_free_bitmaps(t);
+		table_free_counters(t);
+		kfree(t);
+		return ret;
+	}
 	table_add(t);
 	return 0;
 }
@@ -526,6 +534,7 @@ static void alloc_tramp_module_live(struct module *mod)
 /* Free the counters and the table of a module that went. */
 static void table_free(struct alloc_tramp_table *t)
 {
+	alloc_tramp_pgtag_del(t->tags);
 	alloc_tramp_ctx_forget(t->tags, t->nr_tags);
 	table_free_counters(t);
 	/* Free after the RCU readers of alloc_tramp_tables. */
@@ -610,9 +619,6 @@ void alloc_tramp_module_unload(struct alloc_tag *first_tag, bool unused)
 }
 
 #ifdef CONFIG_ALLOC_TRAMP_DEBUG
-/* The alloc_tags section of vmlinux, as codetag finds it */
-extern struct alloc_tag __start_alloc_tags[], __stop_alloc_tags[];
-
 /* Is @tag one of ours?  Lockless: for the allocation and free hooks. */
 static bool tag_known(struct alloc_tag *tag)
 {

@@ -21,6 +21,7 @@
 #include <linux/init.h>
 #include <linux/kstrtox.h>
 #include <linux/memory.h>
+#include <linux/pgalloc_tag.h>
 #include <linux/printk.h>
 
 #include "alloc_tramp_early.h"
@@ -52,6 +53,8 @@ void __init __alloc_tramp_init_early(void)
 	if (!mem_alloc_profiling_supported())
 		return;
 
+	/* Before the first tagged page: page_ext is set up later. */
+	alloc_tramp_pgtag_init();
 	static_branch_enable(&mem_alloc_profiling_key);
 
 	/* For callthunks_translate_call_dest(): nothing else runs yet. */

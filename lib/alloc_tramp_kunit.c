@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests of the allocation trampoline site queries: the parser, the
- * matcher and the all-or-nothing filter update.
+ * matcher and the all-or-nothing filter update; built in, also of the
+ * page tag indexes.
  */
 #include <kunit/test.h>
 #include <linux/err.h>
+#include <linux/pgalloc_tag.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -317,7 +319,60 @@ static struct kunit_suite alloc_tramp_query_suite = {
 	.test_cases = alloc_tramp_query_cases,
 };
 
+#if IS_BUILTIN(CONFIG_ALLOC_TRAMP_KUNIT_TEST)
+/* The index of a tag in page->flags, and back (lib/alloc_tramp_pgtag.c) */
+static void pgtag_ranges(struct kunit *test)
+{
+	static struct alloc_tag a[3], b[2];
+	unsigned long nr = __stop_alloc_tags - __start_alloc_tags;
+	unsigned int ia, ib;
+
+	if (!pgalloc_tag_in_flags())
+		kunit_skip(test, "page tags are in page_ext");
+
+	KUNIT_EXPECT_EQ(test, pgalloc_tag_idx(&__start_alloc_tags[0]), 1);
+	KUNIT_EXPECT_EQ(test, pgalloc_tag_idx(&__stop_alloc_tags[-1]), nr);
+	KUNIT_EXPECT_PTR_EQ(test, pgalloc_idx_tag(1), &__start_alloc_tags[0]);
+	KUNIT_EXPECT_PTR_EQ(test, pgalloc_idx_tag(nr), &__stop_alloc_tags[-1]);
+
+	KUNIT_ASSERT_EQ(test, alloc_tramp_pgtag_add(a, ARRAY_SIZE(a)), 0);
+	KUNIT_ASSERT_EQ(test, alloc_tramp_pgtag_add(b, ARRAY_SIZE(b)), 0);
+	ia = pgalloc_tag_idx(&a[0]);
+	ib = pgalloc_tag_idx(&b[0]);
+	KUNIT_EXPECT_GT(test, ia, nr);
+	KUNIT_EXPECT_GT(test, ib, nr);
+	KUNIT_EXPECT_TRUE(test, ib >= ia + 3 || ib + 2 <= ia);
+	KUNIT_EXPECT_EQ(test, pgalloc_tag_idx(&a[2]), ia + 2);
+	KUNIT_EXPECT_PTR_EQ(test, pgalloc_idx_tag(ia + 1), &a[1]);
+	KUNIT_EXPECT_PTR_EQ(test, pgalloc_idx_tag(ib + 1), &b[1]);
+
+	/* More than there are: refused, and nothing taken */
+	KUNIT_EXPECT_EQ(test, alloc_tramp_pgtag_add(a, BIT(ALLOC_TAG_REF_WIDTH)),
+			-ENOSPC);
+	KUNIT_EXPECT_PTR_EQ(test, pgalloc_idx_tag(ia), &a[0]);
+
+	/* Deleted, the indexes are given again */
+	alloc_tramp_pgtag_del(a);
+	KUNIT_ASSERT_EQ(test, alloc_tramp_pgtag_add(a, ARRAY_SIZE(a)), 0);
+	KUNIT_EXPECT_EQ(test, pgalloc_tag_idx(&a[0]), ia);
+	alloc_tramp_pgtag_del(a);
+	alloc_tramp_pgtag_del(b);
+}
+
+static struct kunit_case alloc_tramp_pgtag_cases[] = {
+	KUNIT_CASE(pgtag_ranges),
+	{}
+};
+
+static struct kunit_suite alloc_tramp_pgtag_suite = {
+	.name = "alloc_tramp_pgtag",
+	.test_cases = alloc_tramp_pgtag_cases,
+};
+
+kunit_test_suites(&alloc_tramp_query_suite, &alloc_tramp_pgtag_suite);
+#else
 kunit_test_suite(alloc_tramp_query_suite);
+#endif
 
 MODULE_DESCRIPTION("KUnit tests of the allocation trampoline site queries");
 MODULE_LICENSE("GPL");

@@ -181,6 +181,28 @@ for name, kernel in (("objtool.txt", "tramp"), ("objtool-defconfig.txt", "defcon
             share = float(m[1])
     print("| the objtool pass, share of the vmlinux link (%s) | - | %s | 5%% | %s |" % (
         kernel, fmt(share, "%.1f%%"), "met" if share is not None and share <= 5 else "not met"))
+# Bytes: what each adds to the code and data of vmlinux.o over the
+# baseline (our KUnit code left out), per call site: upstream's are its
+# tags, ours the sites objtool found.
+added = {}
+for line in read("alloc-bytes.txt"):
+    v, _, n = line.split()
+    added[v] = int(n)
+nsect = collections.defaultdict(dict)
+for line in read("sections.txt"):
+    v, k, n = line.split()
+    nsect[v][k] = int(n)
+kunit_code = sum(int(f.split()[1], 16) for f in read("nm-kunit.txt")
+                 if len(f.split()) == 4 and f.split()[2] in ("t", "T"))
+per_site = {}
+if "guest" in added:
+    for v, key, size in (("prof", "tags", 40), ("tramp", "sites", 16)):
+        nr = nsect[v].get(key, 0) // size
+        if v in added and nr:
+            per_site[v] = (added[v] - added["guest"] - (kunit_code if v == "tramp" else 0)) / nr
+a, b = per_site.get("prof"), per_site.get("tramp")
+print("| bytes of code and data added per call site (vmlinux.o; ours without KUnit) | - | %s | %s | %s |" % (
+    fmt(b, "%.0f"), fmt(a, "%.0f"), "met" if a is not None and b is not None and b <= a else "not met"))
 sw_up, sw_ours = info["upstream"], info["ours"]
 for k in ("switch-on", "switch-off"):
     a, b = sw_up.get(k), sw_ours.get(k)

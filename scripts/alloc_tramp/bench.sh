@@ -109,6 +109,15 @@ want sizes && for v in guest prof tramp; do
 done
 want sizes && { nm -S --defined-only "$build"/obj/tramp/lib/kunit/*.o \
 	"$build/obj/tramp/lib/alloc_tramp_kunit.o" > "$out/nm-kunit.txt" 2>/dev/null || true; }
+# Code and data: every allocated section of vmlinux.o (.bss too)
+alloc_bytes() {
+	readelf -SW "$build/obj/$1/vmlinux.o" | sed 's/^ *\[ *[0-9]*\] *//' |
+		awk '$7 ~ /A/ && $1 !~ /^\.rela/ { print $5 }' |
+		{ sum=0; while read -r x; do sum=$((sum + 0x$x)); done; echo $sum; }
+}
+want sizes && for v in guest prof tramp; do
+	echo "$v alloc $(alloc_bytes $v)"
+done > "$out/alloc-bytes.txt"
 want sizes && for v in prof tramp; do
 	echo "$v tags $(span $v __start_alloc_tags __stop_alloc_tags)"
 	echo "$v stubs $(span $v __alloc_tramp_text_start __alloc_tramp_text_end)"

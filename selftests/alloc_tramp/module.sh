@@ -10,7 +10,7 @@
 
 cd "$(dirname "$0")"
 echo "TAP version 13"
-echo "1..26"
+echo "1..29"
 
 . ../lib/tap.inc
 
@@ -19,6 +19,11 @@ line() { test_line "$1"; }
 # "bytes calls" of a line of the test module, from /proc/allocinfo
 info() { test_info "$1"; }
 want() { [ "$(info "$1")" = "$2" ]; ok $? "$1: '$(info "$1")', want '$2'"; }
+
+# Where the layout leaves the bits, page tags are in page->flags
+# (lib/alloc_tramp_pgtag.c): the page tests below then cover that path.
+dmesg | grep -q "alloc_tramp: page tags in page->flags, bits "
+ok $? "page tags are kept in page->flags: $(dmesg | grep -o 'page tags in .*' | head -1)"
 
 echo 1 > /sys/kernel/mm/alloc_trampolines/enabled
 insmod alloc_tramp_holder.ko && insmod alloc_tramp_test.ko
@@ -79,9 +84,13 @@ ok $? "unload with 64 bytes still allocated"
 ok $? "the init site's memory was freed by the exit"
 grep -q "^$(human $(kmalloc_size 64)) 1 .*alloc_tramp_test.c:$(line leak) module:alloc_tramp_test func:test_leak\$" $report
 ok $? "memory that outlives its module is still reported"
+grep -q "^$(human 4096) 1 .*alloc_tramp_test.c:$(line leak_page) module:alloc_tramp_test func:test_leak\$" $report
+ok $? "a page too: its tag is found from page->flags after the unload"
 echo release > /sys/kernel/debug/alloc_tramp_holder
 ! grep -q "alloc_tramp_test.c:$(line leak) " $report
 ok $? "and freeing it later subtracts it"
+! grep -q "alloc_tramp_test.c:$(line leak_page) " $report
+ok $? "the page too"
 
 insmod alloc_tramp_test.ko && echo alloc > $ctl
 want kmalloc "$((10 * k128)) 10"

@@ -2,9 +2,10 @@
 /*
  * Holds memory that another module allocated, so that it can outlive
  * that module: "echo release > /sys/kernel/debug/alloc_tramp_holder"
- * frees it.
+ * frees it.  Slab objects and pages are held apart.
  */
 #include <linux/debugfs.h>
+#include <linux/gfp.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -14,6 +15,7 @@
 #define HOLDER_MAX 16
 
 static void *held[HOLDER_MAX];
+static unsigned long held_pages[HOLDER_MAX];
 static DEFINE_SPINLOCK(held_lock);
 static struct dentry *holder_file;
 
@@ -40,17 +42,46 @@ int alloc_tramp_holder_keep(void *p)
 }
 EXPORT_SYMBOL_GPL(alloc_tramp_holder_keep);
 
+/**
+ * alloc_tramp_holder_keep_page - keep the page at @addr until released
+ * @addr: from __get_free_page()
+ *
+ * Return: 0, or -ENOSPC when full (the page is not taken).
+ */
+int alloc_tramp_holder_keep_page(unsigned long addr)
+{
+	int i, ret = -ENOSPC;
+
+	spin_lock(&held_lock);
+	for (i = 0; i < HOLDER_MAX; i++) {
+		if (!held_pages[i]) {
+			held_pages[i] = addr;
+			ret = 0;
+			break;
+		}
+	}
+	spin_unlock(&held_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(alloc_tramp_holder_keep_page);
+
 static void release_all(void)
 {
+	unsigned long pages[HOLDER_MAX];
 	void *p[HOLDER_MAX];
 	int i;
 
 	spin_lock(&held_lock);
 	memcpy(p, held, sizeof(p));
 	memset(held, 0, sizeof(held));
+	memcpy(pages, held_pages, sizeof(pages));
+	memset(held_pages, 0, sizeof(held_pages));
 	spin_unlock(&held_lock);
-	for (i = 0; i < HOLDER_MAX; i++)
+	for (i = 0; i < HOLDER_MAX; i++) {
 		kfree(p[i]);
+		if (pages[i])
+			free_page(pages[i]);
+	}
 }
 
 static ssize_t holder_write(struct file *file, const char __user *buf,

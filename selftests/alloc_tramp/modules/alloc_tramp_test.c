@@ -4,7 +4,8 @@
  * tests.  "echo CMD > /sys/kernel/debug/alloc_tramp_test" with CMD:
  *   alloc  the allocations below
  *   free   free them
- *   leak   one kmalloc(64) handed to alloc_tramp_holder, to outlive us
+ *   leak   one kmalloc(64) and one page handed to alloc_tramp_holder,
+ *          to outlive us
  *   cycle N  N kmalloc(64)/kfree pairs
  *   fail   10 kmalloc(128) and 3 order-2 page allocations, kept until
  *          "free" and counted in the kernel log: for fault injection,
@@ -105,13 +106,22 @@ static noinline int test_alloc(void)
 static int test_leak(void)
 {
 	void *p = kmalloc(64, GFP_KERNEL);			/* line: leak */
+	unsigned long page;
 	int ret;
 
 	if (!p)
 		return -ENOMEM;
 	ret = alloc_tramp_holder_keep(p);
-	if (ret)
+	if (ret) {
 		kfree(p);
+		return ret;
+	}
+	page = __get_free_page(GFP_KERNEL);			/* line: leak_page */
+	if (!page)
+		return -ENOMEM;
+	ret = alloc_tramp_holder_keep_page(page);
+	if (ret)
+		free_page(page);
 	return ret;
 }
 
