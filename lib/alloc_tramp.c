@@ -703,7 +703,7 @@ static int __alloc_tramp_set(bool on)
 
 	lockdep_assert_held(&alloc_tramp_mutex);
 
-	/* Without room in page_ext, page tags would overwrite its other users. */
+	/* Profiling not supported: page_ext, say, has no room for page tags. */
 	if (on && !mem_alloc_profiling_supported()) {
 		pr_err("not switched on: booted with sysctl.vm.mem_profiling=never\n");
 		return -EOPNOTSUPP;

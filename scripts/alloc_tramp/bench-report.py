@@ -337,8 +337,9 @@ for k, label in (("page_ext", "page_ext, bytes (boot log)"), ("Slab", "Slab afte
         cells.append("-" if v is None else
                      ("%d (baseline %d)" % (v, base) if base is not None else "%d" % v))
     print("| %s | %s | %s |" % (label, cells[0], cells[1]))
-print("\nOurs boots with the trampolines off: the slab and page extensions are")
-print("only used once they are switched on.\n")
+print("\nOurs boots with the trampolines off: the slab extensions are only used")
+print("once they are switched on, and the tags of pages are kept in")
+print("`page->flags`, so page_ext is not allocated for them.\n")
 
 print("## Switching, objtool\n")
 print("- Sites: %s available after boot." % info["ours"].get("sites", "-"))
@@ -388,7 +389,9 @@ if os.path.exists(up_path) and os.path.exists(our_path):
     print("Both booted on, the same workload (`selftests/accuracy/workload.sh`:")
     print("the test module's known allocations, 200 files in a tmpfs, a walk of")
     print("the stable file systems), then `/proc/allocinfo`, compared by")
-    print("file:line.  `make check` runs it as a test.\n")
+    print("file:line.  `make check` runs it as a test.  The profilers' own memory")
+    print("is left out: upstream's page_ext for its page tags (`alloc_page_ext()`),")
+    print("which ours, keeping them in `page->flags`, does not allocate.\n")
     print("| | bytes | share of upstream's | target |")
     print("|---|---:|---:|---|")
     print("| live bytes, upstream | %d | 100%% | |" % r["up"])

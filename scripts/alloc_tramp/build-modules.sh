@@ -44,6 +44,6 @@ early_line() {
 }
 mkdir -p "$build/modules/$variant/alloc_tramp"
 {
-	early_line alloc_page_ext mm/page_ext.c 'addr = alloc_pages_exact_nid(nid, size, flags);'
+	early_line vmap_init_nodes mm/vmalloc.c 'vn = kmalloc_array(n, sizeof(*vn), GFP_NOWAIT | __GFP_NOWARN);'
 	early_line alloc_large_system_hash mm/mm_init.c 'table = vmalloc_huge(size, gfp_flags);'
 } > "$build/modules/$variant/alloc_tramp/early.lines"

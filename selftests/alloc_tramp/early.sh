@@ -7,8 +7,8 @@
 # counted from the first allocation are not marked "accurate:no".  A
 # switch off and on again marks them.  early.lines (made on the host
 # from this kernel's source) names the line of two early allocations:
-# alloc_page_ext() in mm_core_init() and alloc_large_system_hash() in
-# vfs_caches_init().
+# vmap_init_nodes() in mm_core_init() (with more than one CPU) and
+# alloc_large_system_hash() in vfs_caches_init().
 #
 # alloc-tramp-variants: none
 

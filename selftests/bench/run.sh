@@ -32,7 +32,9 @@ mkdir -p /mnt/macro && mount -t tmpfs macro /mnt/macro
 meminfo() {
 	grep -E '^(MemFree|Slab|Percpu|SUnreclaim):' /proc/meminfo |
 		awk '{ printf "# bench meminfo %s %s\n", $1, $2 }'
-	dmesg | grep -o 'allocated [0-9]* bytes of page_ext' | sed 's/^/# bench /'
+	# None where no user needs page_ext (our page tags in page->flags)
+	pe=$(dmesg | grep -o 'allocated [0-9]* bytes of page_ext')
+	echo "# bench ${pe:-allocated 0 bytes of page_ext}"
 }
 
 meminfo
