@@ -770,6 +770,8 @@ static int __init alloc_tramp_init(void)
 {
 	int ret;
 
+	/* Before the first tagged page; page_ext is set up later. */
+	alloc_tramp_pgtag_init();
 	/* Modules are profiled even if vmlinux cannot be. */
 	register_module_notifier(&alloc_tramp_module_nb);
 

@@ -11,11 +11,14 @@
  * allocated for the tags at all.
  *
  * Index 0 is no tag.  The tags of vmlinux, the alloc_tags section, are
- * 1 to N in their order (include/linux/pgalloc_tag.h).  The tags of a
- * module get a range of indexes after those while the module, or memory
- * allocated from its tags, lives: lib/alloc_tramp.c adds a range when a
- * module with sites comes and deletes it when it frees the module's
- * table.  The hooks find a module tag's range under RCU.
+ * 1 to N in their order.  The tags of a module get a range of indexes
+ * after those while the module, or memory allocated from its tags, lives:
+ * lib/alloc_tramp.c adds a range when a module with sites comes and
+ * deletes it when it frees the module's table.  Each tag keeps its index
+ * in the top bits of its codetag's flags, for the allocation hooks; the
+ * free hooks find a module's tag from its index in a directory of chunks
+ * of tag pointers.  Neither takes a lock: an index is set before a page
+ * can hold it and cleared once none can.
  */
 #define pr_fmt(fmt) "alloc_tramp: " fmt
 
@@ -23,14 +26,16 @@
 #include <linux/bitmap.h>
 #include <linux/init.h>
 #include <linux/jump_label.h>
+#include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/pgalloc_tag.h>
-#include <linux/rculist.h>
 #include <linux/slab.h>
 
 DEFINE_STATIC_KEY_TRUE(pgalloc_tag_flags_key);
+unsigned int pgalloc_tag_vmlinux_nr __ro_after_init;
 
 #define PGTAG_NR	BIT(ALLOC_TAG_REF_WIDTH)
+#define PGTAG_CHUNK	256
 
 /**
  * struct pgtag_range - the page tag indexes of a module's tags
@@ -38,37 +43,48 @@ DEFINE_STATIC_KEY_TRUE(pgalloc_tag_flags_key);
  * @tags:  the first tag
  * @first: the index of @tags
  * @nr:    how many tags
- * @rcu:   freed after the readers of pgtag_ranges
  */
 struct pgtag_range {
 	struct list_head list;
 	struct alloc_tag *tags;
 	unsigned int first;
 	unsigned int nr;
-	struct rcu_head rcu;
 };
 
+/* All under pgtag_mutex */
 static LIST_HEAD(pgtag_ranges);
 static DEFINE_MUTEX(pgtag_mutex);
 /* The indexes in use: 0 and those of vmlinux from the start */
 static DECLARE_BITMAP(pgtag_used, PGTAG_NR);
+/* The tag of each module index, in chunks made as ranges need them */
+static struct alloc_tag **pgtag_dir[PGTAG_NR / PGTAG_CHUNK];
+
+static void tag_set_idx(struct alloc_tag *tag, unsigned int idx)
+{
+	unsigned int keep = BIT(CODETAG_PGTAG_SHIFT) - 1;
+
+	WRITE_ONCE(tag->ct.flags, (tag->ct.flags & keep) | idx << CODETAG_PGTAG_SHIFT);
+}
 
 /**
  * alloc_tramp_pgtag_init - decide where the tags of pages go
  *
  * In page->flags if the layout left the bits and the tags of vmlinux fill
  * at most half of the indexes, leaving the rest to modules; in page_ext
- * otherwise.  Called before the first tagged page: by the page_ext setup
- * and by the switch at boot, whichever comes first.
+ * otherwise.  Called before the first tagged page: by the switch at
+ * boot, by the trampolines' early_initcall and by the page_ext setup,
+ * whichever comes first.
  *
  * Return: true if the tags go in page->flags.
  */
 bool __init alloc_tramp_pgtag_init(void)
 {
 	static bool done __initdata;
-	unsigned long nr = __stop_alloc_tags - __start_alloc_tags;
+	unsigned long i, nr = __stop_alloc_tags - __start_alloc_tags;
 	int offs = ALLOC_TAG_REF_PGOFF;
 
+	BUILD_BUG_ON(CODETAG_PGTAG_SHIFT + ALLOC_TAG_REF_WIDTH !=
+		     BITS_PER_TYPE(__start_alloc_tags->ct.flags));
 	if (done)
 		return pgalloc_tag_in_flags();
 	done = true;
@@ -78,10 +94,28 @@ bool __init alloc_tramp_pgtag_init(void)
 			nr, offs - NR_PAGEFLAGS + ALLOC_TAG_REF_WIDTH);
 		return false;
 	}
+	for (i = 0; i < nr; i++)
+		tag_set_idx(&__start_alloc_tags[i], i + 1);
+	pgalloc_tag_vmlinux_nr = nr;
 	bitmap_set(pgtag_used, 0, nr + 1);
 	pr_info("page tags in page->flags, bits %d-%d: %lu of %lu indexes for vmlinux\n",
 		offs, offs + ALLOC_TAG_REF_WIDTH - 1, nr, PGTAG_NR - 1);
 	return true;
+}
+
+/* Chunks of the directory for [first, first + nr); pgtag_mutex held */
+static int pgtag_dir_fill(unsigned int first, unsigned int nr)
+{
+	unsigned int c;
+
+	for (c = first / PGTAG_CHUNK; c <= (first + nr - 1) / PGTAG_CHUNK; c++) {
+		if (pgtag_dir[c])
+			continue;
+		pgtag_dir[c] = kcalloc(PGTAG_CHUNK, sizeof(*pgtag_dir[c]), GFP_KERNEL);
+		if (!pgtag_dir[c])
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 /**
@@ -95,6 +129,8 @@ int alloc_tramp_pgtag_add(struct alloc_tag *tags, unsigned int nr)
 {
 	struct pgtag_range *r;
 	unsigned long first;
+	unsigned int i;
+	int ret;
 
 	if (!pgalloc_tag_in_flags() || !nr)
 		return 0;
@@ -104,17 +140,23 @@ int alloc_tramp_pgtag_add(struct alloc_tag *tags, unsigned int nr)
 
 	mutex_lock(&pgtag_mutex);
 	first = bitmap_find_next_zero_area(pgtag_used, PGTAG_NR, 1, nr, 0);
-	if (first >= PGTAG_NR) {
+	ret = first < PGTAG_NR ? pgtag_dir_fill(first, nr) : -ENOSPC;
+	if (ret) {
 		mutex_unlock(&pgtag_mutex);
 		kfree(r);
-		pr_err("no page tag indexes left for %u tags\n", nr);
-		return -ENOSPC;
+		pr_err("no page tag indexes for %u tags: %d\n", nr, ret);
+		return ret;
 	}
 	bitmap_set(pgtag_used, first, nr);
+	for (i = 0; i < nr; i++) {
+		tag_set_idx(&tags[i], first + i);
+		WRITE_ONCE(pgtag_dir[(first + i) / PGTAG_CHUNK][(first + i) % PGTAG_CHUNK],
+			   &tags[i]);
+	}
 	r->tags = tags;
 	r->first = first;
 	r->nr = nr;
-	list_add_rcu(&r->list, &pgtag_ranges);
+	list_add(&r->list, &pgtag_ranges);
 	mutex_unlock(&pgtag_mutex);
 	return 0;
 }
@@ -128,40 +170,22 @@ int alloc_tramp_pgtag_add(struct alloc_tag *tags, unsigned int nr)
 void alloc_tramp_pgtag_del(struct alloc_tag *tags)
 {
 	struct pgtag_range *r;
+	unsigned int i, idx;
 
 	mutex_lock(&pgtag_mutex);
 	list_for_each_entry(r, &pgtag_ranges, list) {
 		if (r->tags != tags)
 			continue;
-		list_del_rcu(&r->list);
+		for (i = 0; i < r->nr; i++) {
+			idx = r->first + i;
+			WRITE_ONCE(pgtag_dir[idx / PGTAG_CHUNK][idx % PGTAG_CHUNK], NULL);
+		}
 		bitmap_clear(pgtag_used, r->first, r->nr);
-		kfree_rcu(r, rcu);
+		list_del(&r->list);
+		kfree(r);
 		break;
 	}
 	mutex_unlock(&pgtag_mutex);
-}
-
-/**
- * __alloc_tramp_pgtag_idx - the page tag index of a module's tag
- * @tag: the tag
- *
- * Return: its index, or 0 for a tag that has none.
- */
-unsigned int __alloc_tramp_pgtag_idx(struct alloc_tag *tag)
-{
-	struct pgtag_range *r;
-	unsigned int idx = 0;
-
-	rcu_read_lock();
-	list_for_each_entry_rcu(r, &pgtag_ranges, list) {
-		if (tag >= r->tags && tag < r->tags + r->nr) {
-			idx = r->first + (tag - r->tags);
-			break;
-		}
-	}
-	rcu_read_unlock();
-	WARN_ONCE(!idx, "alloc_tramp: tag %p has no page tag index\n", tag);
-	return idx;
 }
 
 /**
@@ -172,17 +196,12 @@ unsigned int __alloc_tramp_pgtag_idx(struct alloc_tag *tag)
  */
 struct alloc_tag *__alloc_tramp_pgtag_tag(unsigned int idx)
 {
-	struct alloc_tag *tag = NULL;
-	struct pgtag_range *r;
+	struct alloc_tag **chunk = NULL, *tag = NULL;
 
-	rcu_read_lock();
-	list_for_each_entry_rcu(r, &pgtag_ranges, list) {
-		if (idx - r->first < r->nr) {
-			tag = r->tags + (idx - r->first);
-			break;
-		}
-	}
-	rcu_read_unlock();
+	if (idx < PGTAG_NR)
+		chunk = READ_ONCE(pgtag_dir[idx / PGTAG_CHUNK]);
+	if (chunk)
+		tag = READ_ONCE(chunk[idx % PGTAG_CHUNK]);
 	WARN_ONCE(!tag, "alloc_tramp: page tag index %u has no tag\n", idx);
 	return tag;
 }

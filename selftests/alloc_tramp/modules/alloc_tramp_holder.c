@@ -15,9 +15,26 @@
 #define HOLDER_MAX 16
 
 static void *held[HOLDER_MAX];
-static unsigned long held_pages[HOLDER_MAX];
+static void *held_pages[HOLDER_MAX];
 static DEFINE_SPINLOCK(held_lock);
 static struct dentry *holder_file;
+
+/* Keep @p in a free slot of @slots; -ENOSPC if there is none. */
+static int keep(void **slots, void *p)
+{
+	int i, ret = -ENOSPC;
+
+	spin_lock(&held_lock);
+	for (i = 0; i < HOLDER_MAX; i++) {
+		if (!slots[i]) {
+			slots[i] = p;
+			ret = 0;
+			break;
+		}
+	}
+	spin_unlock(&held_lock);
+	return ret;
+}
 
 /**
  * alloc_tramp_holder_keep - keep @p until released
@@ -27,18 +44,7 @@ static struct dentry *holder_file;
  */
 int alloc_tramp_holder_keep(void *p)
 {
-	int i, ret = -ENOSPC;
-
-	spin_lock(&held_lock);
-	for (i = 0; i < HOLDER_MAX; i++) {
-		if (!held[i]) {
-			held[i] = p;
-			ret = 0;
-			break;
-		}
-	}
-	spin_unlock(&held_lock);
-	return ret;
+	return keep(held, p);
 }
 EXPORT_SYMBOL_GPL(alloc_tramp_holder_keep);
 
@@ -50,25 +56,13 @@ EXPORT_SYMBOL_GPL(alloc_tramp_holder_keep);
  */
 int alloc_tramp_holder_keep_page(unsigned long addr)
 {
-	int i, ret = -ENOSPC;
-
-	spin_lock(&held_lock);
-	for (i = 0; i < HOLDER_MAX; i++) {
-		if (!held_pages[i]) {
-			held_pages[i] = addr;
-			ret = 0;
-			break;
-		}
-	}
-	spin_unlock(&held_lock);
-	return ret;
+	return keep(held_pages, (void *)addr);
 }
 EXPORT_SYMBOL_GPL(alloc_tramp_holder_keep_page);
 
 static void release_all(void)
 {
-	unsigned long pages[HOLDER_MAX];
-	void *p[HOLDER_MAX];
+	void *p[HOLDER_MAX], *pages[HOLDER_MAX];
 	int i;
 
 	spin_lock(&held_lock);
@@ -80,7 +74,7 @@ static void release_all(void)
 	for (i = 0; i < HOLDER_MAX; i++) {
 		kfree(p[i]);
 		if (pages[i])
-			free_page(pages[i]);
+			free_page((unsigned long)pages[i]);
 	}
 }
 
