@@ -91,7 +91,7 @@ bool __init alloc_tramp_pgtag_init(void)
 	if (!pgalloc_tag_flags_fit() || nr >= PGTAG_NR / 2) {
 		static_branch_disable(&pgalloc_tag_flags_key);
 		pr_info("page tags in page_ext: %lu tags, %d bits free in page->flags\n",
-			nr, offs - NR_PAGEFLAGS + ALLOC_TAG_REF_WIDTH);
+			nr, (int)LRU_REFS_PGOFF - NR_PAGEFLAGS);
 		return false;
 	}
 	for (i = 0; i < nr; i++)
