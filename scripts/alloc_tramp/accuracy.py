@@ -4,9 +4,10 @@
 
 Usage: accuracy.py UPSTREAM.log OURS.log
   Each log holds the "# allocinfo" lines of selftests/accuracy/workload.sh,
-  less the profilers' own memory (OWN).  Prints TAP: at least 97% of upstream's live bytes at the same file:line
-  in ours, at least 99% in the same function, and as comments every
-  line whose bytes differ by more than 64 KiB.
+  less the profilers' own memory (OWN).  Prints TAP: at least 97% of
+  upstream's live bytes at the same file:line in ours, at least 99% in the
+  same function, and as comments every line whose bytes differ by more
+  than 64 KiB.
 
 bench-report.py imports load() and compare() for BENCHMARKS.md.
 """

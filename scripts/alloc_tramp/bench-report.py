@@ -188,16 +188,16 @@ added = {}
 for line in read("alloc-bytes.txt"):
     v, _, n = line.split()
     added[v] = int(n)
-nsect = collections.defaultdict(dict)
+sect = collections.defaultdict(dict)   # kernel -> section -> bytes
 for line in read("sections.txt"):
     v, k, n = line.split()
-    nsect[v][k] = int(n)
+    sect[v][k] = int(n)
 kunit_code = sum(int(f.split()[1], 16) for f in read("nm-kunit.txt")
                  if len(f.split()) == 4 and f.split()[2] in ("t", "T"))
 per_site = {}
 if "guest" in added:
     for v, key, size in (("prof", "tags", 40), ("tramp", "sites", 16)):
-        nr = nsect[v].get(key, 0) // size
+        nr = sect[v].get(key, 0) // size
         if v in added and nr:
             per_site[v] = (added[v] - added["guest"] - (kunit_code if v == "tramp" else 0)) / nr
 a, b = per_site.get("prof"), per_site.get("tramp")
@@ -317,10 +317,6 @@ if base:
 print()
 
 print("## Profiling metadata\n")
-sect = collections.defaultdict(dict)
-for line in read("sections.txt"):
-    v, s, n = line.split()
-    sect[v][s] = int(n)
 print("| | upstream | ours |")
 print("|---|---:|---:|")
 for key, label in (("tags", "tags (`struct alloc_tag`), bytes"),
