@@ -10,7 +10,8 @@
  * (CONFIG_MEM_ALLOC_PROFILING): slab, page, vmalloc and percpu hooks add
  * to current->alloc_tag and subtract on free.  Switching off patches the
  * sites back; the accounting stays armed, so that memory allocated while
- * on is still subtracted when it is freed.
+ * on is still subtracted when it is freed, and only the allocation hooks'
+ * test of a tag, alloc_tramp_tagging_key, goes off.
  */
 #define pr_fmt(fmt) "alloc_tramp: " fmt
 
@@ -103,6 +104,9 @@ static DEFINE_MUTEX(alloc_tramp_mutex);
 static LIST_HEAD(alloc_tramp_tables);
 static struct alloc_tramp_table vmlinux_table;
 static bool alloc_tramp_enabled;
+/* On while sites are switched on: see mem_alloc_profiling_tagged() */
+DEFINE_STATIC_KEY_FALSE(alloc_tramp_tagging_key);
+EXPORT_SYMBOL(alloc_tramp_tagging_key);
 
 /* set_site_filter and set_site_notrace */
 static struct alloc_tramp_filter site_filter = ALLOC_TRAMP_FILTER_INIT(site_filter);
@@ -709,15 +713,23 @@ static int __alloc_tramp_set(bool on)
 		return -EOPNOTSUPP;
 	}
 
-	/* The accounting goes on first and stays on: see the top. */
+	/*
+	 * The accounting goes on first and stays on: see the top.  The
+	 * allocation hooks look for tags only while sites are on.
+	 */
 	if (on && !static_key_enabled(&mem_alloc_profiling_key))
 		static_branch_enable(&mem_alloc_profiling_key);
+	if (on)
+		static_branch_enable(&alloc_tramp_tagging_key);
 
 	patch_lock();
 	list_for_each_entry(t, &alloc_tramp_tables, list)
 		table_patch(t, on, false);
 	patch_unlock();
 	WRITE_ONCE(alloc_tramp_enabled, on);
+
+	if (!on)
+		static_branch_disable(&alloc_tramp_tagging_key);
 	return 0;
 }
 

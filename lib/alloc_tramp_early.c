@@ -56,6 +56,7 @@ void __init __alloc_tramp_init_early(void)
 	/* Before the first tagged page: page_ext is set up later. */
 	alloc_tramp_pgtag_init();
 	static_branch_enable(&mem_alloc_profiling_key);
+	static_branch_enable(&alloc_tramp_tagging_key);
 
 	/* For callthunks_translate_call_dest(): nothing else runs yet. */
 	mutex_lock(&text_mutex);

@@ -97,15 +97,15 @@ extern const u8 __alloc_tramp_text_start[], __alloc_tramp_text_end[];
  * @ip: the entry point's return address, its _RET_IP_
  *
  * A patched call site calls its allocator from a trampoline body, which
- * left the site's return address in current->alloc_tramp_ret_ip.  Until
- * the trampolines were first switched on, no body ran: the test of the
- * key is all it costs.
+ * left the site's return address in current->alloc_tramp_ret_ip.  While
+ * the sites are switched off, no body runs: the test of
+ * alloc_tramp_tagging_key is all it costs.
  *
  * Return: @ip, or the site's return address if @ip is in a body.
  */
 static __always_inline unsigned long alloc_tramp_caller(unsigned long ip)
 {
-	if (mem_alloc_profiling_enabled() &&
+	if (static_branch_unlikely(&alloc_tramp_tagging_key) &&
 	    ip - (unsigned long)__alloc_tramp_bodies_start <
 	    (unsigned long)(__alloc_tramp_bodies_end - __alloc_tramp_bodies_start))
 		return current->alloc_tramp_ret_ip;

@@ -2,13 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # vm.mem_profiling switches the trampolines, which own the accounting
-# key: memory allocated while on and freed after "0" is still subtracted.
+# key: memory allocated while on and freed after "0" is still subtracted,
+# and memory allocated after "0" is not counted.
 #
 # alloc-tramp-variants: tramp
 
 cd "$(dirname "$0")"
 echo "TAP version 13"
-echo "1..6"
+echo "1..8"
 
 . ../lib/tap.inc
 
@@ -26,9 +27,18 @@ k=$(test_info kmalloc)
 ok $? "allocations are counted: '$k'"
 echo 0 > $sys && grep -q '^0 (0 of ' $en && [ "$(cat $sys)" = 0 ]
 ok $? "vm.mem_profiling=0 switches off: $(cat $en)"
+lines="kmalloc pages vmalloc percpu"
+now() { for l in $lines; do echo "$l $(test_info $l);"; done; }
+was=$(now)
 echo free > /sys/kernel/debug/alloc_tramp_test
-[ "$(test_info kmalloc)" = "0 0" ]
-ok $? "memory freed after off is subtracted: '$(test_info kmalloc)'"
+! now | grep -qv ' 0 0;$' && ! echo "$was" | grep -q ' 0 0;$'
+ok $? "memory freed after off is subtracted: $(echo $was) -> $(now | tr -d '\n')"
+echo alloc > /sys/kernel/debug/alloc_tramp_test
+! now | grep -qv ' 0 0;$'
+ok $? "memory allocated after off is not counted: $(now | tr -d '\n')"
+echo free > /sys/kernel/debug/alloc_tramp_test
+! now | grep -qv ' 0 0;$'
+ok $? "and its free changes nothing: $(now | tr -d '\n')"
 ! echo 2 > $sys 2> /dev/null && [ "$(cat $sys)" = 0 ]
 ok $? "vm.mem_profiling=2 is refused"
 rmmod alloc_tramp_test && rmmod alloc_tramp_holder
