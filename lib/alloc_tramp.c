@@ -538,7 +538,7 @@ static void alloc_tramp_module_live(struct module *mod)
 /* Free the counters and the table of a module that went. */
 static void table_free(struct alloc_tramp_table *t)
 {
-	alloc_tramp_pgtag_del(t->tags);
+	alloc_tramp_pgtag_del(t->tags, t->nr_tags);
 	alloc_tramp_ctx_forget(t->tags, t->nr_tags);
 	table_free_counters(t);
 	/* Free after the RCU readers of alloc_tramp_tables. */

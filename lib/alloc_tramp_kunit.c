@@ -352,11 +352,11 @@ static void pgtag_ranges(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, pgalloc_idx_tag(ia), &a[0]);
 
 	/* Deleted, the indexes are given again */
-	alloc_tramp_pgtag_del(a);
+	alloc_tramp_pgtag_del(a, ARRAY_SIZE(a));
 	KUNIT_ASSERT_EQ(test, alloc_tramp_pgtag_add(a, ARRAY_SIZE(a)), 0);
 	KUNIT_EXPECT_EQ(test, pgalloc_tag_idx(&a[0]), ia);
-	alloc_tramp_pgtag_del(a);
-	alloc_tramp_pgtag_del(b);
+	alloc_tramp_pgtag_del(a, ARRAY_SIZE(a));
+	alloc_tramp_pgtag_del(b, ARRAY_SIZE(b));
 }
 
 static struct kunit_case alloc_tramp_pgtag_cases[] = {

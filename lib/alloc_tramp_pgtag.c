@@ -26,7 +26,6 @@
 #include <linux/bitmap.h>
 #include <linux/init.h>
 #include <linux/jump_label.h>
-#include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/pgalloc_tag.h>
 #include <linux/slab.h>
@@ -37,22 +36,7 @@ unsigned int pgalloc_tag_vmlinux_nr __ro_after_init;
 #define PGTAG_NR	BIT(ALLOC_TAG_REF_WIDTH)
 #define PGTAG_CHUNK	256
 
-/**
- * struct pgtag_range - the page tag indexes of a module's tags
- * @list:  in pgtag_ranges
- * @tags:  the first tag
- * @first: the index of @tags
- * @nr:    how many tags
- */
-struct pgtag_range {
-	struct list_head list;
-	struct alloc_tag *tags;
-	unsigned int first;
-	unsigned int nr;
-};
-
 /* All under pgtag_mutex */
-static LIST_HEAD(pgtag_ranges);
 static DEFINE_MUTEX(pgtag_mutex);
 /* The indexes in use: 0 and those of vmlinux from the start */
 static DECLARE_BITMAP(pgtag_used, PGTAG_NR);
@@ -127,23 +111,18 @@ static int pgtag_dir_fill(unsigned int first, unsigned int nr)
  */
 int alloc_tramp_pgtag_add(struct alloc_tag *tags, unsigned int nr)
 {
-	struct pgtag_range *r;
 	unsigned long first;
 	unsigned int i;
 	int ret;
 
 	if (!pgalloc_tag_in_flags() || !nr)
 		return 0;
-	r = kzalloc(sizeof(*r), GFP_KERNEL);
-	if (!r)
-		return -ENOMEM;
 
 	mutex_lock(&pgtag_mutex);
 	first = bitmap_find_next_zero_area(pgtag_used, PGTAG_NR, 1, nr, 0);
 	ret = first < PGTAG_NR ? pgtag_dir_fill(first, nr) : -ENOSPC;
 	if (ret) {
 		mutex_unlock(&pgtag_mutex);
-		kfree(r);
 		pr_err("no page tag indexes for %u tags: %d\n", nr, ret);
 		return ret;
 	}
@@ -153,10 +132,6 @@ int alloc_tramp_pgtag_add(struct alloc_tag *tags, unsigned int nr)
 		WRITE_ONCE(pgtag_dir[(first + i) / PGTAG_CHUNK][(first + i) % PGTAG_CHUNK],
 			   &tags[i]);
 	}
-	r->tags = tags;
-	r->first = first;
-	r->nr = nr;
-	list_add(&r->list, &pgtag_ranges);
 	mutex_unlock(&pgtag_mutex);
 	return 0;
 }
@@ -164,27 +139,25 @@ int alloc_tramp_pgtag_add(struct alloc_tag *tags, unsigned int nr)
 /**
  * alloc_tramp_pgtag_del - a module's tags are gone
  * @tags: its first tag
+ * @nr:   how many, as given to alloc_tramp_pgtag_add()
  *
- * No page holds one of them: their indexes may be given again.
+ * No page holds one of them: their indexes, from that of @tags on, may
+ * be given again.
  */
-void alloc_tramp_pgtag_del(struct alloc_tag *tags)
+void alloc_tramp_pgtag_del(struct alloc_tag *tags, unsigned int nr)
 {
-	struct pgtag_range *r;
-	unsigned int i, idx;
+	unsigned int i, idx, first;
 
+	if (!pgalloc_tag_in_flags() || !nr)
+		return;
+
+	first = pgalloc_tag_idx(tags);
 	mutex_lock(&pgtag_mutex);
-	list_for_each_entry(r, &pgtag_ranges, list) {
-		if (r->tags != tags)
-			continue;
-		for (i = 0; i < r->nr; i++) {
-			idx = r->first + i;
-			WRITE_ONCE(pgtag_dir[idx / PGTAG_CHUNK][idx % PGTAG_CHUNK], NULL);
-		}
-		bitmap_clear(pgtag_used, r->first, r->nr);
-		list_del(&r->list);
-		kfree(r);
-		break;
+	for (i = 0; i < nr; i++) {
+		idx = first + i;
+		WRITE_ONCE(pgtag_dir[idx / PGTAG_CHUNK][idx % PGTAG_CHUNK], NULL);
 	}
+	bitmap_clear(pgtag_used, first, nr);
 	mutex_unlock(&pgtag_mutex);
 }
 

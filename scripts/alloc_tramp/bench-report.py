@@ -217,7 +217,8 @@ print()
 
 # Where the instructions go: scripts/alloc_tramp/profile.sh of each state
 PROFILES = [("baseline", "baseline"), ("upstream", "upstream, on"),
-            ("ours-all", "ours, all on"), ("ours-one", "ours, one on")]
+            ("ours-all", "ours, all on"), ("ours-one", "ours, one on"),
+            ("ours-off-again", "ours, off again")]
 prof = {}           # profile -> loop -> {function: instructions per op}
 profile_ops = "-"
 for name, _ in PROFILES:
@@ -255,7 +256,7 @@ if prof:
 
         diff = {fn: max(abs(get(n, fn) - get("baseline", fn)) for n, _ in PROFILES)
                 for fn in fns}
-        rows = sorted((fn for fn in fns if diff[fn] >= 1), key=lambda f: -diff[f])
+        rows = sorted((fn for fn in fns if diff[fn] >= 1), key=lambda f: (-diff[f], f))
         print("| %s: function | %s |" % (loop, " | ".join(t for _, t in PROFILES)))
         print("|---|%s" % ("---:|" * len(PROFILES)))
         for fn in rows[:14]:

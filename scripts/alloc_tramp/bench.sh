@@ -67,7 +67,8 @@ want accuracy && for p in "upstream prof" "ours tramp alloc_trampolines=on"; do
 done
 
 # Where the instructions of one op go, by function
-want profile && for p in "baseline guest boot" "upstream prof boot" "ours-all tramp on" "ours-one tramp one"; do
+want profile && for p in "baseline guest boot" "upstream prof boot" "ours-all tramp on" "ours-one tramp one" \
+	"ours-off-again tramp off-again"; do
 	set -- $p
 	echo "  BENCH   profile $1"
 	"$here/profile.sh" "$top" "$build" "$2" "$3" > "$out/profile-$1.txt"
