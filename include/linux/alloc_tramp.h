@@ -106,8 +106,8 @@ extern const u8 __alloc_tramp_text_start[], __alloc_tramp_text_end[];
 static __always_inline unsigned long alloc_tramp_caller(unsigned long ip)
 {
 	if (static_branch_unlikely(&alloc_tramp_tagging_key) &&
-	    ip - (unsigned long)__alloc_tramp_bodies_start <
-	    (unsigned long)(__alloc_tramp_bodies_end - __alloc_tramp_bodies_start))
+	    ip >= (unsigned long)__alloc_tramp_bodies_start &&
+	    ip < (unsigned long)__alloc_tramp_bodies_end)
 		return current->alloc_tramp_ret_ip;
 	return ip;
 }
