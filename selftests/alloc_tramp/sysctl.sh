@@ -27,7 +27,7 @@ k=$(test_info kmalloc)
 ok $? "allocations are counted: '$k'"
 echo 0 > $sys && grep -q '^0 (0 of ' $en && [ "$(cat $sys)" = 0 ]
 ok $? "vm.mem_profiling=0 switches off: $(cat $en)"
-lines="kmalloc pages vmalloc percpu"
+lines="kmalloc cache pages vmalloc percpu"
 now() { for l in $lines; do echo "$l $(test_info $l);"; done; }
 was=$(now)
 echo free > /sys/kernel/debug/alloc_tramp_test

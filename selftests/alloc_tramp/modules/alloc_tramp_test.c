@@ -37,6 +37,7 @@
 #define NR_VMALLOC	2
 #define NR_MEMPOOL	2
 #define NR_PERCPU	16
+#define NR_CACHE	4
 
 static DEFINE_MUTEX(test_lock);
 static void *kmallocs[NR_KMALLOC];
@@ -51,6 +52,9 @@ struct test_percpu {
 };
 
 static struct test_percpu __percpu *percpu[NR_PERCPU];
+/* Objects of a cache of our own, freed with kmem_cache_free() */
+static struct kmem_cache *cache;
+static void *cached[NR_CACHE];
 static mempool_t *pool;
 static void *pooled[NR_MEMPOOL];
 static struct dentry *test_file;
@@ -68,6 +72,9 @@ static void test_free(void)
 		vfree(vmallocs[i]);
 	for (i = 0; i < NR_PERCPU; i++)
 		free_percpu(percpu[i]);
+	for (i = 0; i < NR_CACHE; i++)
+		if (cached[i])
+			kmem_cache_free(cache, cached[i]);
 	for (i = 0; i < NR_MEMPOOL; i++)
 		if (pooled[i])
 			mempool_free(pooled[i], pool);
@@ -78,6 +85,7 @@ static void test_free(void)
 	memset(vmallocs, 0, sizeof(vmallocs));
 	memset(pooled, 0, sizeof(pooled));
 	memset(percpu, 0, sizeof(percpu));
+	memset(cached, 0, sizeof(cached));
 	pool = NULL;
 }
 
@@ -96,6 +104,8 @@ static noinline int test_alloc(void)
 		vmallocs[i] = vmalloc(8192);			/* line: vmalloc */
 	for (i = 0; i < NR_PERCPU; i++)
 		percpu[i] = alloc_percpu(struct test_percpu);	/* line: percpu */
+	for (i = 0; i < NR_CACHE; i++)
+		cached[i] = kmem_cache_alloc(cache, GFP_KERNEL);	/* line: cache */
 	pool = mempool_create_kmalloc_pool(4, 256);		/* line: mempool_create */
 	if (pool)
 		for (i = 0; i < NR_MEMPOOL; i++)
@@ -222,12 +232,20 @@ MODULE_PARM_DESC(init_error, "fail the init with this errno (0: do not)");
 
 static int __init test_init(void)
 {
+	int ret = 0;
+
+	cache = kmem_cache_create("alloc_tramp_test", 96, 0, 0, NULL);
+	if (!cache)
+		return -ENOMEM;
 	init_buf = kmalloc(64, GFP_KERNEL);			/* line: init */
 	if (!init_buf)
-		return -ENOMEM;
-	if (init_error > 0) {
+		ret = -ENOMEM;
+	else if (init_error > 0)
+		ret = -init_error;
+	if (ret) {
 		kfree(init_buf);
-		return -init_error;
+		kmem_cache_destroy(cache);
+		return ret;
 	}
 	test_file = debugfs_create_file("alloc_tramp_test", 0200, NULL, NULL,
 					&test_fops);
@@ -240,6 +258,7 @@ static void __exit test_exit(void)
 	debugfs_remove(test_file);
 	test_free();
 	test_fail_free();
+	kmem_cache_destroy(cache);
 }
 
 module_init(test_init);
