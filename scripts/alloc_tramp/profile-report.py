@@ -3,11 +3,13 @@
 """Instructions by function, per benchmark loop, from a QEMU
 "-singlestep -d exec,nochain" log.
 
-profile-report.py VMLINUX ALLOC_BENCH_KO EXEC_LOG MODULES OPS
+profile-report.py VMLINUX ALLOC_BENCH_KO EXEC_LOG MODULES OPS [all]
 
 MODULES holds /proc/modules lines.  The instructions between two of a
 loop's own (kmalloc_loop, pages_loop of the module), with no other
-function of the module between, are the loop's."""
+function of the module between, are the loop's.  With "all", every
+instruction of the log counts, by function, per op: for what is not a
+loop, such as a switch of the trampolines."""
 import bisect
 import collections
 import re
@@ -40,6 +42,7 @@ def module_funcs(path, base):
 
 vmlinux, ko, trace, modules, ops = sys.argv[1:6]
 ops = int(ops)
+everything = sys.argv[6:7] == ["all"]
 bench = None
 for line in open(modules):
     f = line.split()
@@ -51,6 +54,7 @@ addrs = [a for a, _ in syms]
 loops = {"kmalloc_loop": "kmalloc", "pages_loop": "pages"}
 count = {"kmalloc": collections.Counter(), "pages": collections.Counter()}
 pending = collections.Counter()
+allc = collections.Counter()    # everything, by function
 last = None         # the loop of the module's last function, if any
 pat = re.compile(r"\[[0-9a-f]+/([0-9a-f]+)/")
 for line in open(trace, errors="replace"):
@@ -60,6 +64,9 @@ for line in open(trace, errors="replace"):
     pc = int(m.group(1), 16)
     if bench and bench[0] <= pc < bench[0] + bench[1]:
         name = next((n for (a, b), n in funcs.items() if a <= pc < b), None)
+        if everything:
+            allc["[alloc_bench] " + name if name else "[alloc_bench stubs]"] += 1
+            continue
         if name is None:            # a trampoline stub of the module's
             pending["[alloc_bench stubs]"] += 1
             continue
@@ -72,7 +79,16 @@ for line in open(trace, errors="replace"):
         last = phase
         continue
     i = bisect.bisect_right(addrs, pc) - 1
+    if everything:
+        allc[syms[i][1] if i >= 0 else "[below vmlinux: user space]"] += 1
+        continue
     pending[syms[i][1] if i >= 0 else "?"] += 1
+if everything:
+    print("# %d ops, everything logged" % ops)
+    print("all: %.1f instructions per op" % (sum(allc.values()) / ops))
+    for name, n in allc.most_common(25):
+        print("%8.1f  %s" % (n / ops, name))
+    sys.exit(0)
 print("# %d ops, twice" % ops)
 for phase, c in count.items():
     total = sum(c.values())

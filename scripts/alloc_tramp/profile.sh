@@ -8,7 +8,9 @@
 #
 # Usage: profile.sh TOP BUILD VARIANT [STATE [OPS]]
 #   STATE: boot (default, as booted), off (upstream's vm.mem_profiling=0),
-#   on, one, off-again (all sites, one site, all then none: trampolines)
+#   on, one, off-again (all sites, one site, all then none: trampolines),
+#   switch (the trampolines: every instruction of one switch on and one
+#   off, per switch, instead of the loops)
 #   OPS: loop iterations (default 300).  The log, about 1 GB per 1000
 #   ops, is deleted after the report unless KEEP_TRACE is set.
 
@@ -65,7 +67,12 @@ if grep -q '^not ok' "$logdir/run.tap"; then
 fi
 
 tr -d '\r' < "$logdir/results.log" | sed -n 's/^# module //p' > "$logdir/modules.txt"
+if [ "$state" = switch ]; then
+	report="2 all"
+else
+	report=$ops
+fi
 python3 "$here/profile-report.py" "$build/obj/$variant/vmlinux" \
 	"$build/modules/$variant/bench/alloc_bench.ko" "$trace" \
-	"$logdir/modules.txt" "$ops"
+	"$logdir/modules.txt" $report
 [ -n "${KEEP_TRACE:-}" ] || rm -f "$trace"

@@ -5,7 +5,9 @@
 # state named by alloc_bench.state (boot: as booted; off: upstream's
 # vm.mem_profiling=0; on, one, off-again: all sites, one site, all then
 # none of the trampolines), then run the benchmark loops once between two
-# markers, while the host logs every instruction executed.
+# markers, while the host logs every instruction executed.  With
+# "switch", switch all sites on and off again between the markers
+# instead.
 #
 # alloc-tramp-variants: none
 
@@ -23,10 +25,23 @@ one)	one_site_query > $d/set_site_filter && echo 1 > $en ;;	# as run.sh
 off-again) echo 1 > $en && echo 0 > $en ;;
 esac
 grep alloc_bench /proc/modules | sed 's/^/# module /'
-echo "# PROFILE-START"
-sleep 2
-echo "run $(arg alloc_bench.n) 1" > /sys/kernel/debug/alloc_bench
-r=$?
-echo "# PROFILE-END"
+if [ "$(arg alloc_bench.state)" = switch ]; then
+	# Nothing forks between the markers: the shell waits on a FIFO
+	# and uses its builtins, so that the log holds the switch.
+	mkfifo /tmp/profile-wait && exec 3<> /tmp/profile-wait
+	echo "# PROFILE-START"
+	read -t 2 _ <&3
+	echo 1 > $en && read -r s < $en && echo 0 > $en
+	r=$?
+	echo "# PROFILE-END"
+	case $s in "1 ("[1-9]*) ;; *) r=1 ;; esac
+	echo "# switched on: $s"
+else
+	echo "# PROFILE-START"
+	sleep 2
+	echo "run $(arg alloc_bench.n) 1" > /sys/kernel/debug/alloc_bench
+	r=$?
+	echo "# PROFILE-END"
+fi
 sleep 2
 ok $r "profiled run"

@@ -61,4 +61,14 @@ echo "$out" | grep -qx 'pages: 5.0 instructions per op'
 ok $? "pages loop: the module's other code and what follows left out"
 echo "$out" | sed -n '/^pages/,$p' | grep -qx '     1.0  vm_free'
 ok $? "pages loop: by function"
+
+# With "all": every instruction, by function, per op: 37 in all, 11 of
+# them vm_alloc's, 6 kmalloc_loop's, 2 the stub's
+out=$("$report" "$tmp/vmlinux" "$tmp/bench.ko" "$tmp/exec.log" "$tmp/modules" 2 all)
+echo "$out" | sed 's/^/# /'
+echo "$out" | grep -qx 'all: 18.5 instructions per op'
+ok $? "all: every instruction of the log, per op"
+echo "$out" | grep -qx '     5.5  vm_alloc' && echo "$out" | grep -qx '     3.0  \[alloc_bench\] kmalloc_loop' &&
+	echo "$out" | grep -qx '     1.0  \[alloc_bench stubs\]'
+ok $? "all: by function, the module's named"
 echo "1..$n"
