@@ -16,10 +16,11 @@
  * finds it, so that tracepoints, SLUB's alloc_traces and vmallocinfo name
  * the real caller.
  *
- * %rbx keeps the old tag across the call.  Arguments past the sixth are
- * copied below the saved %rbx, and the stack keeps the 16-byte parity
- * the target had when called directly.  With frame pointers, the body
- * has a frame of its own, as C functions do.
+ * %rbx keeps current across the call, and the old tag and return address
+ * are pushed and popped back in place.  Arguments past the sixth are
+ * copied below them, and the stack keeps the 16-byte parity the target
+ * had when called directly.  With frame pointers, the body has a frame of
+ * its own, as C functions do.
  *
  * A call site enters at __alloc_tramp_<target>, a tail call (jmp, jcc)
  * at __alloc_tramp_tail_<target>.  With call depth tracking, the call of
@@ -43,9 +44,9 @@
 .macro ALLOC_TRAMP_BODY target:req stack_words:req export=1
 	/*
 	 * Words above the copied arguments: the return address, %rbp, %rbx
-	 * and the task's previous alloc_tramp_ret_ip.
+	 * and the task's previous alloc_tag and alloc_tramp_ret_ip.
 	 */
-	.set .Lsaved, 3 + IS_ENABLED(CONFIG_FRAME_POINTER)
+	.set .Lsaved, 4 + IS_ENABLED(CONFIG_FRAME_POINTER)
 	.set .Lpad, 8 * (((\stack_words) + .Lsaved) & 1)
 SYM_FUNC_START(__alloc_tramp_\target)
 	CALL_DEPTH_ACCOUNT
@@ -53,12 +54,12 @@ SYM_INNER_LABEL(__alloc_tramp_tail_\target, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
 	FRAME_BEGIN
 	pushq	%rbx
-	movq	PER_CPU_VAR(pcpu_hot + X86_current_task), %r10
-	movq	TASK_alloc_tag(%r10), %rbx
-	movq	%r11, TASK_alloc_tag(%r10)
-	pushq	TASK_alloc_tramp_ret_ip(%r10)
+	movq	PER_CPU_VAR(pcpu_hot + X86_current_task), %rbx
+	pushq	TASK_alloc_tag(%rbx)
+	pushq	TASK_alloc_tramp_ret_ip(%rbx)
+	movq	%r11, TASK_alloc_tag(%rbx)
 	movq	(8 * (.Lsaved - 1))(%rsp), %r11
-	movq	%r11, TASK_alloc_tramp_ret_ip(%r10)
+	movq	%r11, TASK_alloc_tramp_ret_ip(%rbx)
 	.if .Lpad
 	subq	$.Lpad, %rsp
 	.endif
@@ -69,9 +70,8 @@ SYM_INNER_LABEL(__alloc_tramp_tail_\target, SYM_L_GLOBAL)
 	.if .Lpad + (\stack_words)
 	addq	$(.Lpad + 8 * (\stack_words)), %rsp
 	.endif
-	movq	PER_CPU_VAR(pcpu_hot + X86_current_task), %r10
-	popq	TASK_alloc_tramp_ret_ip(%r10)
-	movq	%rbx, TASK_alloc_tag(%r10)
+	popq	TASK_alloc_tramp_ret_ip(%rbx)
+	popq	TASK_alloc_tag(%rbx)
 	popq	%rbx
 	FRAME_END
 	RET
