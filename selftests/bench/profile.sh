@@ -17,15 +17,16 @@ echo "1..1"
 
 en=/sys/kernel/mm/alloc_trampolines/enabled
 d=/sys/kernel/debug/alloc_trampolines
+state=$(arg alloc_bench.state)
 insmod alloc_bench.ko
-case $(arg alloc_bench.state) in
+case $state in
 off)	[ -f /proc/sys/vm/mem_profiling ] && echo 0 > /proc/sys/vm/mem_profiling ;;
 on)	echo 1 > $en ;;
 one)	one_site_query > $d/set_site_filter && echo 1 > $en ;;	# as run.sh
 off-again) echo 1 > $en && echo 0 > $en ;;
 esac
 grep alloc_bench /proc/modules | sed 's/^/# module /'
-if [ "$(arg alloc_bench.state)" = switch ]; then
+if [ "$state" = switch ]; then
 	# Nothing forks between the markers: the shell waits on a FIFO
 	# and uses its builtins, so that the log holds the switch.
 	mkfifo /tmp/profile-wait && exec 3<> /tmp/profile-wait
