@@ -5,7 +5,7 @@
 #
 # Usage: tap-summary.sh CONSOLE RESULTS NAME XFAIL...
 #   CONSOLE  kernel console log (ttyS0)
-#   RESULTS  test output (ttyS1): "# RUN t", TAP lines, "# EXIT t rc"
+#   RESULTS  test output (ttyS1): "# RUN t", TAP lines, "# EXIT t rc secs"
 #   NAME     prefix of the reported names (the kernel variant)
 #   XFAIL    tests that must fail: they pass when the harness sees them fail
 #
@@ -34,7 +34,7 @@ function report(t, ok, why,   x) {
 /^# RUN / { t = $3; oks = 0; bad = 0; plan = -1; n = 0; running = 1; next }
 /^# EXIT / && running {
 	why = ""
-	if ($4 != 0) why = "exit status " $4
+	if ($4 != 0) why = "exit status " $4 ($5 != "" ? " after " $5 " s" : "")
 	else if (bad) why = bad " not ok"
 	else if (!oks) why = "no ok line"
 	else if (plan >= 0 && plan != n) why = "planned " plan ", ran " n

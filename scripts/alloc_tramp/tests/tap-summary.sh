@@ -35,7 +35,7 @@ results() {
 }
 
 echo "TAP version 13"
-echo "1..11"
+echo "1..12"
 
 XF=
 echo "booted" > "$tmp/c"
@@ -57,6 +57,8 @@ results a/p.sh 0 "1..3" "ok 1"
 expect "a short plan fails" '^not ok - v: a/p.sh # planned 3, ran 1$'
 results a/p.sh 137 "ok 1"
 expect "a killed test fails" '^not ok - v: a/p.sh # exit status 137$'
+results a/p.sh "137 600" "ok 1"
+expect "and says how long it ran" '^not ok - v: a/p.sh # exit status 137 after 600 s$'
 
 printf 'ALLOC_TRAMP_GUEST_BEGIN\n# RUN a/p.sh\nok 1\n' > "$tmp/r"
 expect "a test cut short fails" '^not ok - v: a/p.sh # did not finish$'
