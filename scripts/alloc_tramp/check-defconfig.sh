@@ -45,7 +45,7 @@ echo "  objtool on vmlinux.o: $(sed -n 1p "$out/objtool.times") s with the pass,
 # Four times the sites of the tramp kernel: fewer switches under load,
 # more time.
 export GUEST_ROOT="$obj/modroot" GUEST_TIMEOUT=${GUEST_TIMEOUT:-3000}
-RUN_NAME=defconfig GUEST_ARGS="alloc_tramp.toggles=200" \
+RUN_NAME=defconfig GUEST_ARGS="alloc_tramp.toggles=200 alloc_tramp.test_timeout=1200" \
 	"$S/run-guest-tests.sh" "$top" "$build" defconfig |
 	tee "$out/results"
 RUN_NAME=defconfig-stuff QEMU_EXTRA="-cpu Skylake-Client-v4" \
