@@ -61,11 +61,22 @@ struct alloc_site {
 	void *scopes;		/* struct site_scopes, with DWARF */
 	bool wrapper;
 	bool untagged;
+	unsigned char refused;		/* of a wrapper: enum wrapper_refusal */
+	unsigned int stack_words;	/* of a wrapper refused for them */
 	unsigned long stub_off;
 	const char *file;
 	const char *func;
 	unsigned int line;
 	unsigned int tag;
+};
+
+/* Why a call of a wrapper copy is not a site: see check_wrappers() */
+enum wrapper_refusal {
+	WRAPPER_OK,
+	WRAPPER_STACK_ARGS,
+	WRAPPER_VARIADIC,
+	WRAPPER_NO_DIE,
+	WRAPPER_NO_DWARF_READ,
 };
 
 struct alloc_tag_rec {
@@ -702,17 +713,251 @@ static int dwarf_resolve(struct dwarf_ctx *dw, struct alloc_site *site)
 	return 0;
 }
 
+/*
+ * A wrapper stub keeps the old tag on the stack below the return address
+ * while the wrapper runs: a wrapper that takes arguments on the stack
+ * would read the tag and the return address in their place.  On x86-64,
+ * the first six argument words go in registers.
+ */
+#define ALLOC_TRAMP_REG_WORDS	6
+
+/*
+ * The size of an argument or return value of a struct or union type whose
+ * size the DWARF does not have: a declaration, a struct defined in a
+ * header, in a CU built with -femit-struct-debug-baseonly
+ * (CONFIG_DEBUG_INFO_REDUCED).
+ */
+#define ALLOC_TRAMP_UNKNOWN_SIZE	16
+
+/*
+ * The byte size of the type of @die.  A struct or union of unknown size
+ * counts as 16 bytes, two register words: the only structs the 6.12
+ * wrappers take by value are sockptr_t and bpfptr_t (memdup_sockptr_noprof,
+ * memdup_sockptr_nul_noprof, kvmemdup_bpfptr_noprof), 16 bytes, and none
+ * returns one.  Refusing them instead would drop those sites and warn in
+ * every CONFIG_DEBUG_INFO_REDUCED build; a larger struct of a header, by
+ * value, would be counted short there.  Other types count as a word if
+ * their size is missing: pointers, integers and enums, which always have
+ * one.  No type (void): 0.
+ */
+static Dwarf_Word type_size(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die type, base;
+	Dwarf_Word size;
+
+	if (!dwarf_attr_integrate(die, DW_AT_type, &attr))
+		return 0;
+	if (!dwarf_formref_die(&attr, &type))
+		return ALLOC_TRAMP_UNKNOWN_SIZE;
+	if (!dwarf_aggregate_size(&type, &size))
+		return size;
+
+	/* Typedefs and qualifiers: what is under them */
+	if (dwarf_peel_type(&type, &base))
+		return ALLOC_TRAMP_UNKNOWN_SIZE;
+	switch (dwarf_tag(&base)) {
+	case DW_TAG_structure_type:
+	case DW_TAG_union_type:
+	case DW_TAG_class_type:
+		return ALLOC_TRAMP_UNKNOWN_SIZE;
+	}
+	return 8;
+}
+
+/* The subprogram DIE at @addr among the children of @cu */
+static bool cu_func_die(Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Die *die)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off;
+
+	if (dwarf_child(cu, die))
+		return false;
+	do {
+		if (dwarf_tag(die) != DW_TAG_subprogram)
+			continue;
+		off = 0;
+		while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0)
+			if (lo == addr)
+				return true;
+	} while (!dwarf_siblingof(die, die));
+	return false;
+}
+
+/*
+ * The subprogram DIE of the out-of-line function @func.  libdw finds its
+ * CU through .debug_aranges, which clang does not emit by default: if
+ * that fails, try each CU that covers the address.
+ */
+static bool func_die(struct dwarf_ctx *dw, struct symbol *func, Dwarf_Die *die)
+{
+	Dwarf_Addr addr, bias;
+	Dwarf_Die *cu;
+	GElf_Shdr shdr;
+
+	if (!gelf_getshdr(elf_getscn(dw->elf, func->sec->idx), &shdr))
+		return false;
+	addr = shdr.sh_addr + func->offset;
+
+	cu = dwfl_module_addrdie(dw->mod, addr, &bias);
+	if (cu && cu_func_die(cu, addr - bias, die))
+		return true;
+
+	cu = NULL;
+	while ((cu = dwfl_module_nextcu(dw->mod, cu, &bias)))
+		if (dwarf_haspc(cu, addr - bias) > 0 &&
+		    cu_func_die(cu, addr - bias, die))
+			return true;
+	return false;
+}
+
+/*
+ * Whether the wrapper copy @func can be a site.  A wrapper stub passes
+ * the arguments in registers only: count the argument words @func takes
+ * on the stack (*@stack_words), by the x86-64 psABI for integer
+ * arguments: an argument of more than 16 bytes goes on the stack, one of
+ * more than 8 takes two registers, or the stack if two are not left.
+ * The parameters are those of the source: a clone that dropped some
+ * (.constprop, .isra) is counted as written, which refuses more, not
+ * less.  A struct or union of unknown size counts as 16 bytes (see
+ * type_size()).  What cannot be counted is refused: a variadic wrapper, a
+ * wrapper without DWARF (the object has some, else this is not called).
+ */
+static enum wrapper_refusal wrapper_check(struct dwarf_ctx *dw, struct symbol *func,
+					  unsigned int *stack_words)
+{
+	unsigned int regs = 0, stack = 0, words, depth = 0;
+	Dwarf_Die die, origin, param;
+	Dwarf_Attribute attr;
+	Dwarf_Word size;
+
+	*stack_words = 0;
+	if (!func_die(dw, func, &die))
+		return WRAPPER_NO_DIE;
+
+	/* A concrete copy (a clone): the parameters are in the abstract one */
+	while (depth++ < 8 &&
+	       dwarf_formref_die(dwarf_attr(&die, DW_AT_abstract_origin, &attr), &origin))
+		die = origin;
+
+	/* A return value of more than 16 bytes: its address is an argument */
+	if (type_size(&die) > 16)
+		regs = 1;
+
+	if (dwarf_child(&die, &param))
+		return WRAPPER_OK;
+	do {
+		switch (dwarf_tag(&param)) {
+		case DW_TAG_unspecified_parameters:
+			return WRAPPER_VARIADIC;
+		case DW_TAG_formal_parameter:
+			break;
+		default:
+			continue;
+		}
+		size = type_size(&param);
+		words = DIV_ROUND_UP(size, 8) ?: 1;
+		if (size <= 16 && regs + words <= ALLOC_TRAMP_REG_WORDS)
+			regs += words;
+		else
+			stack += words;
+	} while (!dwarf_siblingof(&param, &param));
+
+	*stack_words = stack;
+	return stack ? WRAPPER_STACK_ARGS : WRAPPER_OK;
+}
+
+static int site_target_cmp(const void *a, const void *b)
+{
+	const struct alloc_site *x = *(const struct alloc_site **)a;
+	const struct alloc_site *y = *(const struct alloc_site **)b;
+
+	return x->target->idx < y->target->idx ? -1 : x->target->idx > y->target->idx;
+}
+
+/*
+ * Refuse a wrapper site whose wrapper takes stack arguments, or may: not
+ * a site, its allocation goes untagged.  Each wrapper is looked up once.
+ */
+static int check_wrappers(struct dwarf_ctx *dw, struct alloc_site *sites, int nr)
+{
+	struct alloc_site **ws = calloc(nr, sizeof(*ws));
+	int i, n = 0;
+
+	if (!ws) {
+		perror("calloc");
+		return -1;
+	}
+	for (i = 0; i < nr; i++)
+		if (sites[i].wrapper)
+			ws[n++] = &sites[i];
+	qsort(ws, n, sizeof(*ws), site_target_cmp);
+	for (i = 0; i < n; i++) {
+		if (i && ws[i]->target == ws[i - 1]->target) {
+			ws[i]->refused = ws[i - 1]->refused;
+			ws[i]->stack_words = ws[i - 1]->stack_words;
+			continue;
+		}
+		ws[i]->refused = wrapper_check(dw, ws[i]->target,
+					       &ws[i]->stack_words);
+	}
+	free(ws);
+	return 0;
+}
+
 #endif /* HAVE_LIBDW */
 
-static void resolve_lines(struct alloc_site *sites, int nr)
+/* The warning for each refused wrapper site */
+static void warn_refused(struct alloc_site *sites, int nr)
 {
-	bool dwarf = false;
+	static const char * const why[] = {
+		[WRAPPER_OK]		= "",
+		[WRAPPER_STACK_ARGS]	= "stack arguments",
+		[WRAPPER_VARIADIC]	= "variadic",
+		[WRAPPER_NO_DIE]	= "no DWARF for it",
+		[WRAPPER_NO_DWARF_READ]	= "DWARF not read",
+	};
+	int i;
+
+	/* Each site by itself: WARN_INSN() says one thing a function. */
+	for (i = 0; i < nr; i++) {
+		struct alloc_site *site = &sites[i];
+		const char *reason = why[site->refused];
+		char words[40];
+
+		if (!site->refused)
+			continue;
+		if (site->refused == WRAPPER_STACK_ARGS) {
+			snprintf(words, sizeof(words), "%u stack argument word(s)",
+				 site->stack_words);
+			reason = words;
+		}
+		WARN_FUNC("alloc-tramp: call to %s is not a site: %s",
+			  site->insn->sec, site->insn->offset, site->target->name,
+			  reason);
+	}
+}
+
+/*
+ * The file:line and function of each site, from DWARF, and which wrapper
+ * sites are refused.  A wrapper copy is a site in an object without
+ * DWARF (assembly), not in one whose DWARF could not be read.
+ */
+static int resolve_lines(struct objtool_file *file, struct alloc_site *sites,
+			 int nr)
+{
+	bool dwarf = false, checked = false;
 	int i;
 
 #ifdef HAVE_LIBDW
 	struct dwarf_ctx dw;
 
 	dwarf = !dwarf_open(&dw, objname);
+	if (dwarf && check_wrappers(&dw, sites, nr)) {
+		dwfl_end(dw.dwfl);
+		return -1;
+	}
+	checked = dwarf;
 	if (dwarf && find_scopes(&dw, sites, nr)) {
 		dwfl_end(dw.dwfl);
 		dwarf = false;
@@ -720,6 +965,11 @@ static void resolve_lines(struct alloc_site *sites, int nr)
 #endif
 	if (!dwarf)
 		WARN("alloc-tramp: no DWARF, tags get the function name and line 0");
+	if (!checked && find_section_by_name(file->elf, ".debug_info"))
+		for (i = 0; i < nr; i++)
+			if (sites[i].wrapper)
+				sites[i].refused = WRAPPER_NO_DWARF_READ;
+	warn_refused(sites, nr);
 
 	for (i = 0; i < nr; i++) {
 		struct alloc_site *site = &sites[i];
@@ -740,6 +990,7 @@ static void resolve_lines(struct alloc_site *sites, int nr)
 	if (dwarf)
 		dwfl_end(dw.dwfl);
 #endif
+	return 0;
 }
 
 static unsigned int strtab_add(struct strtab *tab, const char *str)
@@ -1063,13 +1314,16 @@ static int emit_sections(struct objtool_file *file, struct alloc_site *sites,
 	return add_stub_insns(file, text_sec, sites, nr);
 }
 
-/* Calls written with a *_noprof name are listed with a "-", not sites. */
+/*
+ * Calls written with a *_noprof name are listed with a "-", not sites;
+ * refused wrapper sites are neither.
+ */
 static int drop_untagged(struct alloc_site *sites, int nr)
 {
 	int i, n = 0;
 
 	for (i = 0; i < nr; i++)
-		if (!sites[i].untagged)
+		if (!sites[i].untagged && !sites[i].refused)
 			sites[n++] = sites[i];
 	return n;
 }
@@ -1082,6 +1336,8 @@ static void list_sites(struct alloc_site *sites, int nr)
 		struct instruction *insn = sites[i].insn;
 		struct symbol *sym = insn->sym;
 
+		if (sites[i].refused)
+			continue;
 		if (sites[i].untagged)
 			printf("- ");
 		if (sym)
@@ -1110,7 +1366,10 @@ int create_alloc_tramp_sections(struct objtool_file *file)
 	if (nr <= 0)
 		return nr;
 
-	resolve_lines(sites, nr);
+	if (resolve_lines(file, sites, nr)) {
+		ret = -1;
+		goto out;
+	}
 
 	if (opts.alloc_tramp_list)
 		list_sites(sites, nr);

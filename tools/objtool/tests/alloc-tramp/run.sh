@@ -155,6 +155,8 @@ gcc ${kflags/-g /} -g0 "${kdefs[@]}" -c "$here/sites.c" -o nodwarf.o
 check "without DWARF: tags get function and line 0" \
 	grep -q ' __kmalloc_noprof nodwarf.o:0 plain_call$' nodwarf
 check "without DWARF: one warning" test "$(grep -c 'no DWARF' nodwarf.err)" = 1
+check "without DWARF: the call of a wrapper copy is still a site" \
+	grep -q ' kcalloc_noprof[.a-z0-9]* nodwarf.o:0 wrapper_call$' nodwarf
 
 # An instruction the runtime could not patch is refused.
 gcc -c "$here/bad.S" -o bad.o
@@ -174,7 +176,114 @@ gcc -c "$here/short.S" -o short.o
 check "a short tail jump does not fail the build" test $? -eq 0
 check "it is named in a warning" grep -q 'short_tail+0x5: .*short jump to kzalloc_noprof' short.err
 check "and only the long call is a site" \
-	test "$(grep -v '^- ' short.list)" = "short_tail+0x0 kzalloc_noprof.constprop.0 short.o:0 short_tail"
+	test "$(grep -v '^- ' short.list)" = \
+	     "short_tail+0x0 kzalloc_noprof.constprop.0 short.o:0 short_tail"
+
+# A wrapper stub keeps the old tag on the stack: a wrapper that takes
+# arguments on the stack is not a site, with a warning; one that takes
+# six words in registers still is.
+gcc $kflags "${kdefs[@]}" -c "$here/stack-args.c" -o stack-args.o
+"$objtool" --alloc-trampolines --alloc-tramp-list stack-args.o > stack-args.list 2> stack-args.err
+check "a wrapper with stack arguments does not fail the build" test $? -eq 0
+# refused OBJ FUNC WRAPPER WHY: the warning on the call in FUNC, in OBJ.err
+refused() {
+	local at="^$1.o: warning: objtool: $2+0x[0-9a-f]*: alloc-tramp: "
+
+	grep -q "${at}call to $3[.a-z0-9]* is not a site: $4\$" "$1.err"
+}
+check "seven argument words: refused, one on the stack" \
+	refused stack-args seven_args kmalloc_seven_noprof "1 stack argument word(s)"
+check "a 24-byte struct by value: refused, three words on the stack" \
+	refused stack-args triple_arg kmalloc_triple_noprof "3 stack argument word(s)"
+check "a 16-byte struct after five words: refused, two words on the stack" \
+	refused stack-args pair5_args kmalloc_pair5_noprof "2 stack argument word(s)"
+check "three warnings" test "$(grep -c 'alloc-tramp: ' stack-args.err)" = 3
+check "six words, and a 16-byte struct after four, are sites" test \
+	"$(sed 's/^\([^ ]*\)+0x[0-9a-f]* \([a-z0-9_]*\)[^ ]* .*/\1 \2/' stack-args.list)" = \
+	"$(printf '%s\n' 'six_args kmalloc_six_noprof' 'pair4_args kmalloc_pair4_noprof')"
+check "only they get wrapper stubs" \
+	test "$(secsize stack-args.o .alloc_tramp.text)" = 64 -a \
+	     "$(secsize stack-args.o .alloc_tramp.sites)" = 32
+objdump -dr -j .alloc_tramp.text stack-args.o > stack-args.stubs 2>&1
+check "the stubs call the six-word wrappers, not a refused one" bash -c \
+	"grep -q 'PLT32.*kmalloc_six_noprof' stack-args.stubs &&
+	 grep -q 'PLT32.*kmalloc_pair4_noprof' stack-args.stubs &&
+	 ! grep -q -e kmalloc_seven -e kmalloc_triple -e kmalloc_pair5 stack-args.stubs"
+
+# Wrapper copies whose arguments are counted through typedefs.  The 6.12
+# wrappers' parameter types (pointers, size_t, the gfp_t typedef, int, an
+# enum) are a site.  With -femit-struct-debug-baseonly
+# (CONFIG_DEBUG_INFO_REDUCED), a struct of a header has no size in the
+# DWARF: it counts as 16 bytes, as sockptr_t and bpfptr_t, the by-value
+# structs of the 6.12 wrappers, whose sites are kept so.  Without it, the
+# size is in the DWARF.  A variadic wrapper is refused either way.
+gcc $kflags "${kdefs[@]}" -c "$here/wrapper-types.c" -o wrapper-types.o
+gcc ${kflags/-femit-struct-debug-baseonly/} "${kdefs[@]}" -c "$here/wrapper-types.c" \
+	-o wrapper-full.o
+cp wrapper-types.o wrapper-types-orig.o
+cp wrapper-full.o wrapper-full-orig.o
+"$objtool" --alloc-trampolines --alloc-tramp-list wrapper-types.o > wrapper-types.list \
+	2> wrapper-types.err
+check "wrappers with structs of unknown size do not fail the build" test $? -eq 0
+"$objtool" --alloc-trampolines --alloc-tramp-list wrapper-full.o > wrapper-full.list \
+	2> wrapper-full.err
+check "nor do those of known size" test $? -eq 0
+check "baseonly: the header's struct has no size in the DWARF" \
+	bash -c "readelf --debug-dump=info wrapper-types-orig.o |
+		 grep -A2 'DW_AT_name *:.* hdr_pair\$' | grep -q DW_AT_declaration"
+check "baseonly: no warning for a size it does not know" \
+	bash -c "! grep -q 'unknown size' wrapper-types.err"
+check "baseonly: a struct of unknown size after five words: refused, counted two words" \
+	refused wrapper-types hdr5_args kmalloc_hdr5_noprof "2 stack argument word(s)"
+check "baseonly: a 24-byte struct of known size: refused, on the stack" \
+	refused wrapper-types local_arg kmalloc_local_noprof "3 stack argument word(s)"
+check "baseonly: a variadic wrapper: refused" \
+	refused wrapper-types variadic kasprintf_args_noprof "variadic"
+check "baseonly: three warnings" test "$(grep -c 'alloc-tramp: ' wrapper-types.err)" = 3
+# The sites of a list, as "FUNC WRAPPER"
+site_names() { sed 's/^\([^ ]*\)+0x[0-9a-f]* \([a-z0-9_]*\)[^ ]* .*/\1 \2/' "$1"; }
+# fd_set is 128 bytes: counted as 16, it is a site there (the limit of
+# the rule; no 6.12 wrapper takes a larger struct by value).
+check "baseonly: the 6.12 parameter types, and structs of unknown size in and out: sites" \
+	test "$(site_names wrapper-types.list)" = "$(printf '%s\n' \
+	'node_args kmalloc_node_args_noprof' 'lldiv_arg kmalloc_lldiv_noprof' \
+	'fdset_arg kmalloc_fdset_noprof' 'hdr_arg kmalloc_hdr_noprof' \
+	'hdr_ret kmalloc_hdr_ret_noprof')"
+check "full DWARF: a 128-byte struct through a typedef: refused, on the stack" \
+	refused wrapper-full fdset_arg kmalloc_fdset_noprof "16 stack argument word(s)"
+check "full DWARF: the header's struct after five words: refused, two words on the stack" \
+	refused wrapper-full hdr5_args kmalloc_hdr5_noprof "2 stack argument word(s)"
+check "full DWARF: a 24-byte struct: refused, on the stack" \
+	refused wrapper-full local_arg kmalloc_local_noprof "3 stack argument word(s)"
+check "full DWARF: a variadic wrapper: refused" \
+	refused wrapper-full variadic kasprintf_args_noprof "variadic"
+check "full DWARF: four warnings" test "$(grep -c 'alloc-tramp: ' wrapper-full.err)" = 4
+check "full DWARF: a struct through a const typedef, the header's struct in and out: sites" \
+	test "$(site_names wrapper-full.list)" = "$(printf '%s\n' \
+	'node_args kmalloc_node_args_noprof' 'lldiv_arg kmalloc_lldiv_noprof' \
+	'hdr_arg kmalloc_hdr_noprof' 'hdr_ret kmalloc_hdr_ret_noprof')"
+
+# Without .debug_aranges (clang emits none by default), a wrapper's DWARF
+# is still found.
+objcopy --remove-section .debug_aranges --remove-section .rela.debug_aranges \
+	wrapper-full-orig.o wrapper-noaranges.o
+"$objtool" --alloc-tramp-list wrapper-noaranges.o > wrapper-noaranges.list \
+	2> wrapper-noaranges.err
+check "without .debug_aranges: the same sites and refusals" bash -c \
+	"test \"\$(sed 's/^wrapper-noaranges/wrapper-full/' wrapper-noaranges.err)\" = \
+	      \"\$(cat wrapper-full.err)\" &&
+	 cmp <(cut -d' ' -f1-2 wrapper-noaranges.list) <(cut -d' ' -f1-2 wrapper-full.list)"
+
+# A wrapper copy without DWARF is a site in an object without DWARF
+# (short.o, and nodwarf.o above), not in one with DWARF elsewhere.
+gcc -c "$here/short.S" -o short-plain.o
+ld -r -z noexecstack -o mixed.o short-plain.o wrapper-types-orig.o 2> /dev/null
+"$objtool" --alloc-trampolines --alloc-tramp-list --link mixed.o > mixed.list 2> mixed.err
+check "a wrapper copy without DWARF, in an object with DWARF, does not fail the build" \
+	test $? -eq 0
+check "it is refused" refused mixed short_tail kzalloc_noprof "no DWARF for it"
+check "the wrappers with DWARF beside it are as in their own object" \
+	test "$(site_names mixed.list)" = "$(site_names wrapper-types.list)"
 
 # Run the stubs: the same source with the small code model, in user space.
 gcc ${kflags/-mcmodel=kernel/-mcmodel=small} "${kdefs[@]}" -c "$here/sites.c" -o small.o &&
