@@ -11,12 +11,18 @@
  * CODETAG_FLAG_CTX_LIVE may have live ones.  Both flags are only looked
  * at once alloc_tramp_ctx_key is on, so tags that never captured pay
  * nothing.
+ *
+ * The hooks take ctx_lock, a raw spinlock, with interrupts off: a reader
+ * of allocations.ctx holds it only to copy a few captures at a time, and
+ * prints them without it.  A cursor in the tag's list keeps its place
+ * while it prints, whatever is freed meanwhile.
  */
 #define pr_fmt(fmt) "alloc_tramp: " fmt
 
 #include <linux/alloc_tag.h>
 #include <linux/alloc_tramp.h>
 #include <linux/hashtable.h>
+#include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -29,6 +35,8 @@
 #include "alloc_tramp_query.h"
 
 #define CTX_STACK_DEPTH	16
+/* List entries a reader walks per hold of ctx_lock */
+#define CTX_SHOW_CHUNK	16
 
 /**
  * struct alloc_tramp_ctx_tag - capture state of one tag
@@ -38,7 +46,7 @@
  * @seen:     allocations seen while capturing
  * @captured: captures taken
  * @live:     captures whose allocation is not freed
- * @ctxs:     those captures
+ * @ctxs:     those captures, oldest first, and the cursors of a reader
  */
 struct alloc_tramp_ctx_tag {
 	struct hlist_node node;
@@ -51,29 +59,50 @@ struct alloc_tramp_ctx_tag {
 };
 
 /**
- * struct alloc_tramp_ctx - the context of one live allocation
- * @node:  in ctx_refs, hashed by @ref
- * @list:  in its @ct's list
- * @ct:    the tag's capture state
- * @ref:   the allocation's codetag_ref (slab, page or percpu extension)
- * @bytes: its size, as accounted
+ * struct ctx_snap - what a capture records, and a reader copies
+ * @bytes: the allocation's size, as accounted
  * @ts_ns: when it was made, ktime_get_ns()
  * @pid:   by which thread
  * @tgid:  of which process
  * @comm:  with which name
  * @stack: from which stack
  */
-struct alloc_tramp_ctx {
-	struct hlist_node node;
-	struct list_head list;
-	struct alloc_tramp_ctx_tag *ct;
-	union codetag_ref *ref;
+struct ctx_snap {
 	size_t bytes;
 	u64 ts_ns;
 	pid_t pid;
 	pid_t tgid;
 	char comm[TASK_COMM_LEN];
 	depot_stack_handle_t stack;
+};
+
+/**
+ * struct alloc_tramp_ctx - the context of one live allocation
+ * @node:  in ctx_refs, hashed by @ref
+ * @list:  in its @ct's list
+ * @ct:    the tag's capture state
+ * @ref:   the allocation's codetag_ref (slab, page or percpu extension);
+ *         NULL in a cursor of a reader, which is in a tag's list only
+ * @snap:  what it recorded
+ */
+struct alloc_tramp_ctx {
+	struct hlist_node node;
+	struct list_head list;
+	struct alloc_tramp_ctx_tag *ct;
+	union codetag_ref *ref;
+	struct ctx_snap snap;
+};
+
+/**
+ * struct ctx_reader - the reader's place in the captures of a tag
+ * @cursor: after the last capture it copied
+ * @end:    after the last capture that was live when it began
+ * @snap:   the captures it copied and has yet to print
+ */
+struct ctx_reader {
+	struct alloc_tramp_ctx cursor;
+	struct alloc_tramp_ctx end;
+	struct ctx_snap snap[CTX_SHOW_CHUNK];
 };
 
 DEFINE_STATIC_KEY_FALSE(alloc_tramp_ctx_key);
@@ -86,6 +115,9 @@ static DEFINE_HASHTABLE(ctx_refs, 10);
 static struct kmem_cache *ctx_cache;
 static atomic_long_t ctx_objects;
 static atomic_long_t ctx_dropped;
+/* Readers of allocations.ctx take turns with the one reader state. */
+static DEFINE_MUTEX(ctx_reader_lock);
+static struct ctx_reader ctx_reader;
 
 static void ctx_free(struct alloc_tramp_ctx *ctx)
 {
@@ -111,6 +143,11 @@ static struct alloc_tramp_ctx *ctx_find(union codetag_ref *ref)
 		if (ctx->ref == ref)
 			return ctx;
 	return NULL;
+}
+
+static bool ctx_is_cursor(const struct alloc_tramp_ctx *ctx)
+{
+	return !ctx->ref;
 }
 
 static void ctx_unlink(struct alloc_tramp_ctx *ctx)
@@ -161,7 +198,7 @@ void __alloc_tramp_ctx_add(union codetag_ref *ref, struct alloc_tag *tag,
 	ctx = kmem_cache_alloc(ctx_cache, GFP_NOWAIT | __GFP_NOWARN);
 	if (ctx) {
 		nr = stack_trace_save(entries, ARRAY_SIZE(entries), 1);
-		ctx->stack = stack_depot_save(entries, nr,
+		ctx->snap.stack = stack_depot_save(entries, nr,
 					      GFP_NOWAIT | __GFP_NOWARN);
 	}
 	alloc_tag_restore(NULL, saved);
@@ -172,11 +209,11 @@ void __alloc_tramp_ctx_add(union codetag_ref *ref, struct alloc_tag *tag,
 	atomic_long_inc(&ctx_objects);
 
 	ctx->ref = ref;
-	ctx->bytes = bytes;
-	ctx->ts_ns = ktime_get_ns();
-	ctx->pid = current->pid;
-	ctx->tgid = current->tgid;
-	get_task_comm(ctx->comm, current);
+	ctx->snap.bytes = bytes;
+	ctx->snap.ts_ns = ktime_get_ns();
+	ctx->snap.pid = current->pid;
+	ctx->snap.tgid = current->tgid;
+	get_task_comm(ctx->snap.comm, current);
 
 	raw_spin_lock_irqsave(&ctx_lock, flags);
 	/* A ref reused without a free (a page migrated, say) */
@@ -324,6 +361,11 @@ void alloc_tramp_ctx_forget(struct alloc_tag *tags, unsigned int nr)
 		if (ct->tag < tags || ct->tag >= tags + nr)
 			continue;
 		list_for_each_entry_safe(ctx, tmp, &ct->ctxs, list) {
+			/* A reader finds its cursor unlinked and stops. */
+			if (ctx_is_cursor(ctx)) {
+				list_del_init(&ctx->list);
+				continue;
+			}
 			ctx_unlink(ctx);
 			list_add(&ctx->list, &gone_ctxs);
 		}
@@ -338,36 +380,102 @@ void alloc_tramp_ctx_forget(struct alloc_tag *tags, unsigned int nr)
 		kfree(ct);
 }
 
+/*
+ * Copy up to CTX_SHOW_CHUNK captures after the reader's cursor, up to its
+ * end, and move the cursor past them.  Returns how many it copied and,
+ * in *@more, whether any are left.
+ */
+static unsigned int ctx_snap_chunk(struct ctx_reader *r, bool *more)
+{
+	struct alloc_tramp_ctx *pos = &r->cursor, *next;
+	unsigned int nr = 0;
+
+	lockdep_assert_held(&ctx_lock);
+	*more = false;
+	/* Unlinked by alloc_tramp_ctx_forget(): the tag went. */
+	if (list_empty(&r->cursor.list))
+		return 0;
+	while (nr < CTX_SHOW_CHUNK) {
+		next = list_next_entry(pos, list);
+		if (next == &r->end)
+			break;
+		pos = next;
+		r->snap[nr++] = pos->snap;
+	}
+	if (pos != &r->cursor)
+		list_move(&r->cursor.list, &pos->list);
+	*more = list_next_entry(&r->cursor, list) != &r->end;
+	return nr;
+}
+
+static void ctx_snap_show(struct seq_file *m, const struct ctx_snap *snap)
+{
+	unsigned long *entries;
+	unsigned int i, nr;
+
+	seq_printf(m, "    size: %zu\n    pid: %d\n    tgid: %d\n    comm: %s\n    ts: %llu\n",
+		   snap->bytes, snap->pid, snap->tgid, snap->comm, snap->ts_ns);
+	seq_puts(m, "    call stack:\n");
+	/* The depot keeps what it saved without a reference for good. */
+	nr = snap->stack ? stack_depot_fetch(snap->stack, &entries) : 0;
+	for (i = 0; i < nr; i++)
+		seq_printf(m, "        %pS\n", (void *)entries[i]);
+}
+
 /**
  * alloc_tramp_ctx_show - print the captures of a tag
  * @m:   the allocations.ctx file
  * @tag: a tag flagged CODETAG_FLAG_CTX_LIVE
+ *
+ * Prints the captures live when it starts, but for those freed before it
+ * gets to them.  It holds ctx_lock, with interrupts off, only to copy
+ * CTX_SHOW_CHUNK of them at a time: the hooks at a busy site wait for a
+ * few copies, never for the printing of a long list.  Stops early once
+ * @m overflowed, since seq_file shows it all again in a larger buffer.
+ *
+ * Context: Process context, may sleep.  Readers take turns.
  */
 void alloc_tramp_ctx_show(struct seq_file *m, struct alloc_tag *tag)
 {
+	struct ctx_reader *r = &ctx_reader;
+	unsigned long captured, live, flags;
 	struct alloc_tramp_ctx_tag *ct;
-	struct alloc_tramp_ctx *ctx;
-	unsigned long *entries;
-	unsigned long flags;
-	unsigned int i, nr;
+	unsigned int every, i, nr;
+	bool more = true;
 
+	mutex_lock(&ctx_reader_lock);
 	raw_spin_lock_irqsave(&ctx_lock, flags);
 	ct = ctx_tag_find(tag);
-	if (!ct)
+	if (!ct) {
+		raw_spin_unlock_irqrestore(&ctx_lock, flags);
 		goto out;
-	seq_printf(m, "    capture: %s every: %u captured: %lu live: %lu\n",
-		   tag->ct.flags & CODETAG_FLAG_CTX_CAPTURE ? "on" : "off",
-		   ct->every, ct->captured, ct->live);
-	list_for_each_entry(ctx, &ct->ctxs, list) {
-		seq_printf(m, "    size: %zu\n    pid: %d\n    tgid: %d\n    comm: %s\n    ts: %llu\n",
-			   ctx->bytes, ctx->pid, ctx->tgid, ctx->comm, ctx->ts_ns);
-		seq_puts(m, "    call stack:\n");
-		nr = ctx->stack ? stack_depot_fetch(ctx->stack, &entries) : 0;
-		for (i = 0; i < nr; i++)
-			seq_printf(m, "        %pS\n", (void *)entries[i]);
 	}
-out:
+	every = ct->every;
+	captured = ct->captured;
+	live = ct->live;
+	list_add(&r->cursor.list, &ct->ctxs);
+	list_add_tail(&r->end.list, &ct->ctxs);
 	raw_spin_unlock_irqrestore(&ctx_lock, flags);
+
+	seq_printf(m, "    capture: %s every: %u captured: %lu live: %lu\n",
+		   READ_ONCE(tag->ct.flags) & CODETAG_FLAG_CTX_CAPTURE ? "on" : "off",
+		   every, captured, live);
+	while (more && !seq_has_overflowed(m)) {
+		raw_spin_lock_irqsave(&ctx_lock, flags);
+		nr = ctx_snap_chunk(r, &more);
+		raw_spin_unlock_irqrestore(&ctx_lock, flags);
+
+		for (i = 0; i < nr; i++)
+			ctx_snap_show(m, &r->snap[i]);
+		cond_resched();
+	}
+
+	raw_spin_lock_irqsave(&ctx_lock, flags);
+	list_del(&r->cursor.list);
+	list_del(&r->end.list);
+	raw_spin_unlock_irqrestore(&ctx_lock, flags);
+out:
+	mutex_unlock(&ctx_reader_lock);
 }
 
 /**
