@@ -23,12 +23,16 @@
 #include <linux/errno.h>
 #include <linux/gfp.h>
 #include <linux/hashtable.h>
+#include <linux/mempool.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
 #include <linux/preempt.h>
 #include <linux/random.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/vmalloc.h>
 
 #include "alloc_tramp_fail.h"
 #include "alloc_tramp_query.h"
@@ -46,9 +50,13 @@
 /* ... and its fails column */
 enum alloc_tramp_fails {
 	ALLOC_TRAMP_FAILS_NULL,
+	ALLOC_TRAMP_FAILS_SIZE0,
+	ALLOC_TRAMP_FAILS_SIZE1,
 	ALLOC_TRAMP_FAILS_ENOMEM,
-	ALLOC_TRAMP_FAILS_REALLOC,
-	ALLOC_TRAMP_FAILS_NOWAIT,
+	ALLOC_TRAMP_FAILS_KREALLOC,
+	ALLOC_TRAMP_FAILS_VREALLOC,
+	ALLOC_TRAMP_FAILS_KVREALLOC,
+	ALLOC_TRAMP_FAILS_MEMPOOL,
 	ALLOC_TRAMP_FAILS_NEVER,
 };
 
@@ -112,7 +120,9 @@ static struct alloc_tramp_fail *fail_find(struct alloc_tag *tag)
 {
 	struct alloc_tramp_fail *f;
 
-	hash_for_each_possible_rcu(fail_tags, f, node, (unsigned long)tag)
+	/* The fail entries read under RCU, the rest under the mutex */
+	hash_for_each_possible_rcu(fail_tags, f, node, (unsigned long)tag,
+				   lockdep_is_held(&alloc_tramp_mutex))
 		if (f->tag == tag)
 			return f;
 	return NULL;
@@ -160,6 +170,56 @@ static bool fail_now(struct alloc_tramp_fail *f)
 	return atomic_long_add_unless(&f->failed, 1, f->times);
 }
 
+/* Does krealloc(@p, @size) free @p, or keep it where it is (__do_krealloc())? */
+static bool krealloc_no_alloc(const void *p, size_t size)
+{
+	return !size || (!ZERO_OR_NULL_PTR(p) && ksize(p) >= size);
+}
+
+/* Does vrealloc(@p, @size) free @p, or fit the area it has? */
+static bool vrealloc_no_alloc(const void *p, size_t size)
+{
+	struct vm_struct *vm;
+
+	if (!size)
+		return true;
+	vm = p ? find_vm_area(p) : NULL;
+	return vm && size <= get_vm_area_size(vm);
+}
+
+/*
+ * Would the real function satisfy the call, or fail it, without asking
+ * for memory?  Then a failure injected there is one it cannot produce.
+ */
+static bool fail_impossible(const struct alloc_tramp_fail_target *ft,
+			    const unsigned long *args, gfp_t gfp)
+{
+	const void *p = (const void *)args[0];
+
+	if (gfp & __GFP_NOFAIL)
+		return true;
+	switch (ft->fails) {
+	case ALLOC_TRAMP_FAILS_NEVER:
+		return true;
+	case ALLOC_TRAMP_FAILS_SIZE0:
+		return !args[0];
+	case ALLOC_TRAMP_FAILS_SIZE1:
+		return !args[1];
+	case ALLOC_TRAMP_FAILS_KREALLOC:
+		return krealloc_no_alloc(p, args[1]);
+	case ALLOC_TRAMP_FAILS_VREALLOC:
+		return vrealloc_no_alloc(p, args[1]);
+	case ALLOC_TRAMP_FAILS_KVREALLOC:
+		return is_vmalloc_addr(p) ? vrealloc_no_alloc(p, args[1]) :
+					    krealloc_no_alloc(p, args[1]);
+	case ALLOC_TRAMP_FAILS_MEMPOOL:
+		/* It may sleep for an element, or has one to give */
+		return gfpflags_allow_blocking(gfp) ||
+		       READ_ONCE(((mempool_t *)args[0])->curr_nr);
+	}
+	return false;
+}
+
 /**
  * __alloc_tramp_should_fail - does a call of an armed site fail?
  * @tag:    the site's tag
@@ -167,9 +227,10 @@ static bool fail_now(struct alloc_tramp_fail *f)
  * @target: the index of its allocator in <linux/alloc_tramp_targets.h>
  *
  * Called by the fail entries of the arch code, in the allocator's
- * context.  A call that may not fail (__GFP_NOFAIL, a mempool_alloc()
- * that may sleep, a resize to 0, a bulk allocator) always goes on, and
- * counts for nothing.
+ * context.  A call that the real function would not fail for memory
+ * (__GFP_NOFAIL, a mempool_alloc() that may sleep or has an element, a
+ * resize to 0 or in place, a size of 0) always goes on, and counts for
+ * nothing.
  *
  * Return: %ALLOC_TRAMP_FAIL_CALL to call the allocator, or what the
  * failed call returns: 0 (NULL), or -ENOMEM for an allocator that returns
@@ -183,21 +244,8 @@ long __alloc_tramp_should_fail(struct alloc_tag *tag, const unsigned long *args,
 	long ret = ALLOC_TRAMP_FAIL_CALL;
 	struct alloc_tramp_fail *f;
 
-	if (gfp & __GFP_NOFAIL)
+	if (fail_impossible(ft, args, gfp))
 		return ret;
-	switch (ft->fails) {
-	case ALLOC_TRAMP_FAILS_NEVER:
-		return ret;
-	case ALLOC_TRAMP_FAILS_NOWAIT:
-		if (gfpflags_allow_blocking(gfp))
-			return ret;
-		break;
-	case ALLOC_TRAMP_FAILS_REALLOC:
-		/* krealloc(p, 0) and the like free p */
-		if (!args[1])
-			return ret;
-		break;
-	}
 
 	rcu_read_lock();
 	f = fail_find(tag);
@@ -211,8 +259,8 @@ long __alloc_tramp_should_fail(struct alloc_tag *tag, const unsigned long *args,
  * alloc_tramp_fail_target_ok - can the calls of an allocator be failed?
  * @target: its index, or the error arch_alloc_tramp_target() returned
  *
- * Return: false for a site whose stub has no fail entry and for a bulk
- * allocator, true for the others.
+ * Return: false for a site whose stub has no fail entry and for an
+ * allocator that never fails for memory, true for the others.
  */
 bool alloc_tramp_fail_target_ok(int target)
 {

@@ -7,7 +7,11 @@
 
 struct alloc_tag;
 struct alloc_tramp_query;
+struct mutex;
 struct seq_file;
+
+/* lib/alloc_tramp.c: serializes everything here but the fail entries */
+extern struct mutex alloc_tramp_mutex;
 
 #ifdef CONFIG_ALLOC_TRAMP_FAULT_INJECTION
 

@@ -21,6 +21,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/rhashtable.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -34,8 +35,17 @@ static struct kmem_cache *cache;
 static void *init_obj, *init_cached, *init_vmem, *init_nofail_obj;
 static struct page *init_page;
 static struct fault_percpu __percpu *init_pcpu;
-static mempool_t *pool;
+/* pool keeps 2 elements in reserve, pool0 none */
+static mempool_t *pool, *pool0;
 static struct dentry *ctl;
+/* A size the compiler cannot see: kmalloc(0) is ZERO_SIZE_PTR. */
+static size_t zero_size;
+
+static const struct rhashtable_params rht_params = {
+	.key_len	= sizeof(u32),
+	.key_offset	= 0,
+	.head_offset	= sizeof(u32),
+};
 
 static DEFINE_MUTEX(run_lock);
 static char failed[256];
@@ -52,13 +62,20 @@ static void note(const char *name, bool ok)
 static int run(void)
 {
 	static const char src[64] = "alloc_tramp_fault";
-	void *a, *b, *c, *c0, *d, *e, *f, *h, *i, *j;
+	void *a, *a1, *b, *c, *c0, *d, *e, *e1, *f, *f1, *h, *h1, *i, *j, *z;
+	struct rhashtable rht;
 	unsigned long g;
 	struct page *p;
+	int r;
 
 	*failed = '\0';
 	a = kmalloc(100, GFP_KERNEL);			/* line: run_kmalloc */
 	note("run_kmalloc", a);
+	/* A resize that fits the object is done in place: it never fails. */
+	a1 = krealloc(a, 120, GFP_KERNEL);		/* line: run_krealloc_fits */
+	note("run_krealloc_fits", a1);
+	if (a1)
+		a = a1;
 	b = kzalloc(200, GFP_KERNEL);			/* line: run_kzalloc */
 	note("run_kzalloc", b);
 	c = krealloc(NULL, 300, GFP_KERNEL);		/* line: run_krealloc */
@@ -72,29 +89,52 @@ static int run(void)
 	note("run_kmemdup", d);
 	e = kvmalloc(5000, GFP_KERNEL);			/* line: run_kvmalloc */
 	note("run_kvmalloc", e);
+	e1 = kvrealloc(e, 6000, GFP_KERNEL);		/* line: run_kvrealloc_fits */
+	note("run_kvrealloc_fits", e1);
+	if (e1)
+		e = e1;
 	f = vzalloc(3 * PAGE_SIZE);			/* line: run_vzalloc */
 	note("run_vzalloc", f);
+	/* vrealloc() is not exported: kvrealloc() of a vmalloc area is it */
+	f1 = kvrealloc(f, 2 * PAGE_SIZE, GFP_KERNEL);	/* line: run_kvrealloc_vfits */
+	note("run_kvrealloc_vfits", f1);
+	if (f1)
+		f = f1;
 	p = alloc_pages(GFP_KERNEL, 1);			/* line: run_pages */
 	note("run_pages", p);
 	g = __get_free_pages(GFP_KERNEL, 0);		/* line: run_free_pages */
 	note("run_free_pages", g);
-	h = mempool_alloc(pool, GFP_NOWAIT);		/* line: run_pool_nowait */
+	/* Fails only with no element in reserve, as pool0 has none. */
+	h = mempool_alloc(pool0, GFP_NOWAIT);		/* line: run_pool_nowait */
 	note("run_pool_nowait", h);
+	h1 = mempool_alloc(pool, GFP_NOWAIT);		/* line: run_pool_reserve */
+	note("run_pool_reserve", h1);
 	/* A mempool_alloc() that may sleep never fails, nor __GFP_NOFAIL. */
 	i = mempool_alloc(pool, GFP_KERNEL);		/* line: run_pool_wait */
 	note("run_pool_wait", i);
 	j = kmalloc(64, GFP_KERNEL | __GFP_NOFAIL);	/* line: run_nofail */
 	note("run_nofail", j);
+	z = kmalloc(READ_ONCE(zero_size), GFP_KERNEL);	/* line: run_kmalloc_zero */
+	note("run_kmalloc_zero", z);
+	/* It retries with __GFP_NOFAIL: no memory failure to inject. */
+	r = rhashtable_init(&rht, &rht_params);		/* line: run_rhashtable */
+	note("run_rhashtable", !r);
+	if (!r)
+		rhashtable_destroy(&rht);
 
+	kfree(z);
 	kfree(j);
 	if (i)
 		mempool_free(i, pool);
+	if (h1)
+		mempool_free(h1, pool);
 	if (h)
-		mempool_free(h, pool);
+		mempool_free(h, pool0);
 	free_pages(g, 0);
 	if (p)
 		__free_pages(p, 1);
-	vfree(f);
+	/* kvrealloc(NULL, ...) of a failed vzalloc() is a kmalloc() */
+	kvfree(f);
 	kvfree(e);
 	kfree(d);
 	kfree(c0);
@@ -148,6 +188,7 @@ static const struct file_operations ctl_fops = {
 static void free_init(void)
 {
 	kfree(init_nofail_obj);
+	mempool_destroy(pool0);
 	mempool_destroy(pool);
 	free_percpu(init_pcpu);
 	if (init_page)
@@ -190,6 +231,9 @@ static int __init fault_init(void)
 	at = "init_mempool";
 	pool = mempool_create_kmalloc_pool(2, 64);	/* line: init_mempool */
 	if (!pool)
+		goto fail;
+	pool0 = mempool_create_kmalloc_pool(0, 64);
+	if (!pool0)
 		goto fail;
 	init_nofail_obj = kmalloc(32, GFP_KERNEL | __GFP_NOFAIL);	/* line: init_nofail */
 
