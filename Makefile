@@ -11,7 +11,8 @@
 #   make check-defconfig  x86_64_defconfig, its modules and our suite (not CI)
 #   make export   the whole work as a git am series for a 6.12 tree: build/export
 #   make shell    boot the guest kernel to an interactive shell
-#   make soak     the torture and fuzz tests for 10 minutes each kernel
+#   make soak     the torture and fuzz tests for 10 minutes, 3000 module
+#                 load/unload cycles, on each kernel
 #   make bench    the three kernels side by side: BENCHMARKS.md, BENCHMARKS.png
 #   make bench-objtool  time of the objtool pass and bytes it adds per site
 #   make profile  instructions per op of the benchmark loops, by function
@@ -60,13 +61,15 @@ shell: kernel-guest
 		-initrd $(BUILD)/shell.cpio \
 		-append "console=ttyS0 panic=-1 alloc_tramp.shell"
 
-# The torture test for 10 minutes, on the tramp and the debug kernels
+# The torture test for 10 minutes and 3000 module load/unload cycles, on
+# the tramp and the debug kernels
 soak: kernel-tramp kernel-debug
 	@for v in tramp debug; do \
-		RUN_NAME=soak-$$v GUEST_TIMEOUT=1800 \
-		GUEST_ARGS="alloc_tramp.torture_seconds=600 alloc_tramp.fuzz_writes=2000" \
+		RUN_NAME=soak-$$v GUEST_TIMEOUT=3600 \
+		GUEST_ARGS="alloc_tramp.torture_seconds=600 alloc_tramp.fuzz_writes=2000 \
+			alloc_tramp.churn_cycles=3000 alloc_tramp.test_timeout=1800" \
 		$(S)/run-guest-tests.sh $(TOP) $(BUILD) $$v \
-		alloc_tramp/torture.sh alloc_tramp/fuzz.sh; done
+		alloc_tramp/torture.sh alloc_tramp/fuzz.sh alloc_tramp/churn.sh; done
 
 bench: deps tree
 	@$(S)/bench.sh $(TOP) $(BUILD)

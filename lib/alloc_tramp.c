@@ -20,6 +20,7 @@
 #include <linux/bitmap.h>
 #include <linux/cpu.h>
 #include <linux/debugfs.h>
+#include <linux/glob.h>
 #include <linux/init.h>
 #include <linux/kallsyms.h>
 #include <linux/kobject.h>
@@ -65,7 +66,9 @@ static_assert(sizeof(struct alloc_tag_counters) == ALLOC_TRAMP_COUNTERS_SIZE);
  * @fail:     bitmap of the sites the fail_sites lines arm
  * @armed:    bitmap of the sites whose stub leads to a fail entry
  * @init:     bitmap of the sites in the module's init text
- * @init_gone: the module's init text was freed (MODULE_STATE_LIVE)
+ * @mm:       bitmap of the allocators' own sites (vmlinux): see table_pass
+ * @init_gone: the init text is to be freed: that of the module at
+ *            MODULE_STATE_LIVE, that of vmlinux before free_initmem()
  * @codetag:  codetag knows its tags, and will unload them
  * @name:     "vmlinux" or the module's name
  * @counters: a module's per-CPU counters of @tags, ALLOC_TRAMP_CHUNK_TAGS a
@@ -85,11 +88,15 @@ struct alloc_tramp_table {
 	unsigned long *fail;
 	unsigned long *armed;
 	unsigned long *init;
+	unsigned long *mm;
 	bool init_gone;
 	bool codetag;
 	char name[MODULE_NAME_LEN];
 	struct alloc_tag_counters __percpu **counters;
 };
+
+/* The counters of the tags of a module whose table could not be made */
+static DEFINE_PER_CPU(struct alloc_tag_counters, alloc_tramp_no_counters);
 
 /*
  * The per-CPU allocator refuses an allocation over PCPU_MIN_UNIT_SIZE
@@ -100,7 +107,7 @@ struct alloc_tramp_table {
 	(PCPU_MIN_UNIT_SIZE / 2 / sizeof(struct alloc_tag_counters))
 
 /* Serializes switching, filters, module load and unload, and reports. */
-static DEFINE_MUTEX(alloc_tramp_mutex);
+DEFINE_MUTEX(alloc_tramp_mutex);
 static LIST_HEAD(alloc_tramp_tables);
 static struct alloc_tramp_table vmlinux_table;
 static bool alloc_tramp_enabled;
@@ -129,8 +136,7 @@ static bool site_text_live(struct alloc_tramp_table *t,
 	void *addr = alloc_tramp_site_addr(site);
 
 	if (!t->mod)
-		return !init_section_contains(addr, 1) ||
-		       system_state < SYSTEM_FREEING_INITMEM;
+		return !t->init_gone || !init_section_contains(addr, 1);
 
 	/*
 	 * within_module_init() is false once do_init_module() cleared the
@@ -250,29 +256,62 @@ static void table_patch_stubs(struct alloc_tramp_table *t, bool on, bool arm)
 }
 
 /*
- * Patch the chosen sites of @t, or none if !@on, and the sites armed for
- * fault injection; under patch_lock().  The stubs of sites to arm lead
- * to their fail entry before the sites are patched, those of sites to
- * disarm go back to their body after: no call of a site is tagged that
- * is not profiled.
+ * An allocation nested in that of a patched site, at a site that is not
+ * patched, is accounted to the outer site: a slab page under a module's
+ * kmalloc() line would keep the module's tags when it is unloaded.  The
+ * sites nest in this order: those of modules in those of vmlinux, which
+ * nest in the allocators' own, in mm/ and arch/x86/mm/ (slab pages,
+ * vmalloc page tables and areas, percpu chunks).  Switching on patches
+ * the inner ones first, switching off unpatches them last, in passes: a
+ * site's pass is where it nests, and whether it ends up profiled.
+ */
+enum table_pass {
+	TABLE_PASS_MODULE_OFF,	/* sites of modules that end up not profiled */
+	TABLE_PASS_VMLINUX_OFF,	/* other sites of vmlinux, the same */
+	TABLE_PASS_MM,		/* the allocators' own sites */
+	TABLE_PASS_VMLINUX_ON,	/* other sites of vmlinux that end up profiled */
+	TABLE_PASS_MODULE_ON,	/* sites of modules, the same */
+	TABLE_PASSES,
+};
+
+static bool site_is_mm(const struct alloc_tramp_site *site)
+{
+	const char *file = alloc_tramp_site_tag(site)->ct.filename;
+
+	return file && (str_has_prefix(file, "mm/") || strstr(file, "/mm/"));
+}
+
+static enum table_pass site_pass(struct alloc_tramp_table *t, unsigned int i,
+				 bool prof)
+{
+	if (t->mod)
+		return prof ? TABLE_PASS_MODULE_ON : TABLE_PASS_MODULE_OFF;
+	if (test_bit(i, t->mm))
+		return TABLE_PASS_MM;
+	return prof ? TABLE_PASS_VMLINUX_ON : TABLE_PASS_VMLINUX_OFF;
+}
+
+/*
+ * Patch the sites of @t that @pass takes as they are to be: the chosen
+ * ones if @on, none otherwise, and those armed for fault injection; under
+ * patch_lock(), between the two table_patch_stubs().
  *
  * The tag of a site that is switched off, or on after its code may have
  * run (@fresh is false), or that cannot be patched, misses allocations
  * or frees: it is marked as such ("accurate:no" in /proc/allocinfo).
  */
-static void table_patch(struct alloc_tramp_table *t, bool on, bool fresh)
+static void table_patch_pass(struct alloc_tramp_table *t, bool on, bool fresh,
+			     enum table_pass pass)
 {
 	const struct alloc_tramp_site *refused = NULL;
 	unsigned int i, nr_refused = 0;
 
-	table_forget_gone(t);
-	table_patch_stubs(t, on, true);
 	for (i = 0; i < t->nr_sites; i++) {
 		const struct alloc_tramp_site *site = &t->sites[i];
 		bool prof = on && test_bit(i, t->chosen);
 		bool want = prof || test_bit(i, t->fail);
 
-		if (!site_text_live(t, site))
+		if (site_pass(t, i, prof) != pass || !site_text_live(t, site))
 			continue;
 		if (test_bit(i, t->profiled) != prof && (!prof || !fresh))
 			alloc_tag_set_inaccurate(alloc_tramp_site_tag(site));
@@ -286,12 +325,52 @@ static void table_patch(struct alloc_tramp_table *t, bool on, bool fresh)
 		__assign_bit(i, t->patched, want);
 		__assign_bit(i, t->profiled, prof);
 	}
-	arch_alloc_tramp_finish();
-	table_patch_stubs(t, on, false);
 	if (nr_refused)
 		pr_warn("%u sites of %s are not as built, left alone: the first is %pS\n",
 			nr_refused, t->name,
 			alloc_tramp_site_addr(refused));
+}
+
+/*
+ * Patch the sites of every table, or of @only, as table_patch_pass() says.
+ * The stubs of sites to arm lead to their fail entry before the sites
+ * are patched, those of sites to disarm go back to their body after: no
+ * call of a site is tagged that is not profiled.  A coming module's code
+ * has not run: its tags miss nothing (@fresh).
+ *
+ * Switching all off turns alloc_tramp_tagging_key off once the outer
+ * sites are off, before the allocators' own: a task still in the body of
+ * an outer site (asleep in reclaim, say) tags nothing from then on.
+ */
+static void tables_patch(struct alloc_tramp_table *only, bool on, bool fresh)
+{
+	struct alloc_tramp_table *t;
+	int pass;
+
+	patch_lock();
+	list_for_each_entry(t, &alloc_tramp_tables, list) {
+		if (only && t != only)
+			continue;
+		table_forget_gone(t);
+		table_patch_stubs(t, on, true);
+	}
+	for (pass = 0; pass < TABLE_PASSES; pass++) {
+		if (pass == TABLE_PASS_MM && !on && !only &&
+		    static_key_enabled(&alloc_tramp_tagging_key)) {
+			/* It patches text under text_mutex too */
+			patch_unlock();
+			static_branch_disable(&alloc_tramp_tagging_key);
+			patch_lock();
+		}
+		list_for_each_entry(t, &alloc_tramp_tables, list)
+			if (!only || t == only)
+				table_patch_pass(t, on, fresh, pass);
+		arch_alloc_tramp_finish();
+	}
+	list_for_each_entry(t, &alloc_tramp_tables, list)
+		if (!only || t == only)
+			table_patch_stubs(t, on, false);
+	patch_unlock();
 }
 
 static unsigned int table_nr_chunks(struct alloc_tramp_table *t)
@@ -317,12 +396,14 @@ static void table_free_bitmaps(struct alloc_tramp_table *t)
 	bitmap_free(t->fail);
 	bitmap_free(t->armed);
 	bitmap_free(t->init);
+	bitmap_free(t->mm);
 	t->chosen = NULL;
 	t->patched = NULL;
 	t->profiled = NULL;
 	t->fail = NULL;
 	t->armed = NULL;
 	t->init = NULL;
+	t->mm = NULL;
 }
 
 /*
@@ -386,14 +467,20 @@ static int table_init(struct alloc_tramp_table *t, struct module *mod,
 	t->fail = bitmap_zalloc(nr_sites, GFP_KERNEL);
 	t->armed = bitmap_zalloc(nr_sites, GFP_KERNEL);
 	t->init = bitmap_zalloc(nr_sites, GFP_KERNEL);
+	t->mm = bitmap_zalloc(nr_sites, GFP_KERNEL);
 	if (!t->chosen || !t->patched || !t->profiled || !t->fail ||
-	    !t->armed || !t->init || table_alloc_counters(t)) {
+	    !t->armed || !t->init || !t->mm || table_alloc_counters(t)) {
+		/* codetag reads them: counters that stay 0, as no site is on */
+		for (i = 0; mod && i < t->nr_tags; i++)
+			t->tags[i].counters = &alloc_tramp_no_counters;
 		table_free_bitmaps(t);
 		pr_err("no memory for the counters of %u tags of %s: its sites stay off\n",
 		       t->nr_tags, t->name);
 		return -ENOMEM;
 	}
 
+	for (i = 0; !mod && i < nr_sites; i++)
+		__assign_bit(i, t->mm, site_is_mm(&sites[i]));
 	/* Only now does within_module_init() know the init text. */
 	for (i = 0; mod && i < nr_sites; i++)
 		if (within_module_init((unsigned long)alloc_tramp_site_addr(&sites[i]),
@@ -472,41 +559,42 @@ static void table_add(struct alloc_tramp_table *t)
 	table_choose(t);
 	table_fail_add(t);
 	list_add_tail_rcu(&t->list, &alloc_tramp_tables);
-	if (alloc_tramp_enabled || !bitmap_empty(t->fail, t->nr_sites)) {
-		patch_lock();
-		/* A coming module's code has not run: its tags miss nothing. */
-		table_patch(t, alloc_tramp_enabled, !!t->mod);
-		patch_unlock();
-	}
+	if (alloc_tramp_enabled || !bitmap_empty(t->fail, t->nr_sites))
+		tables_patch(t, alloc_tramp_enabled, !!t->mod);
 	table_fail_added();
 }
 
-static int alloc_tramp_module_coming(struct module *mod)
+/*
+ * Profiling bookkeeping never fails a module load: a module whose table
+ * cannot be made loads with its sites off, one whose tags get no page tag
+ * indexes with its pages uncounted (its tags say "accurate:no").
+ */
+static void alloc_tramp_module_coming(struct module *mod)
 {
 	struct alloc_tramp_table *t;
+	unsigned int i;
 	int ret;
 
 	if (!mod->num_alloc_tramp_sites)
-		return 0;
+		return;
 
+	/* Its sites stay off; the allocator or table_init() says why. */
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
 	if (!t)
-		return -ENOMEM;
-	ret = table_init(t, mod, mod->alloc_tramp_sites,
-			 mod->num_alloc_tramp_sites);
-	if (ret) {
+		return;
+	if (table_init(t, mod, mod->alloc_tramp_sites,
+		       mod->num_alloc_tramp_sites)) {
 		kfree(t);
-		return ret;
+		return;
 	}
 	ret = alloc_tramp_pgtag_add(t->tags, t->nr_tags);
 	if (ret) {
-		table_free_bitmaps(t);
-		table_free_counters(t);
-		kfree(t);
-		return ret;
+		pr_warn("%s: no page tag indexes for its %u tags (%d): its pages are not counted\n",
+			mod->name, t->nr_tags, ret);
+		for (i = 0; i < t->nr_tags; i++)
+			alloc_tag_set_inaccurate(&t->tags[i]);
 	}
 	table_add(t);
-	return 0;
 }
 
 /* The table of @mod, NULL if it has no sites; alloc_tramp_mutex held. */
@@ -535,6 +623,30 @@ static void alloc_tramp_module_live(struct module *mod)
 	table_forget_gone(t);
 }
 
+/**
+ * alloc_tramp_free_init_mem - forget the sites in the init text of vmlinux
+ *
+ * Called by kernel_init() before free_initmem(), as ftrace_free_init_mem()
+ * is: once it returns, no switch, filter write or report touches the
+ * init text, which is about to be freed.
+ */
+void alloc_tramp_free_init_mem(void)
+{
+	struct alloc_tramp_table *t = &vmlinux_table;
+	unsigned int before;
+
+	mutex_lock(&alloc_tramp_mutex);
+	t->init_gone = true;
+	/* Its table is made, unless it had no memory for it */
+	if (t->patched) {
+		before = bitmap_weight(t->patched, t->nr_sites);
+		table_forget_gone(t);
+		pr_info("init text to be freed: %u of its sites were patched\n",
+			before - bitmap_weight(t->patched, t->nr_sites));
+	}
+	mutex_unlock(&alloc_tramp_mutex);
+}
+
 /* Free the counters and the table of a module that went. */
 static void table_free(struct alloc_tramp_table *t)
 {
@@ -557,16 +669,61 @@ static void alloc_tramp_module_going(struct module *mod)
 	table_free_bitmaps(t);
 	t->mod = NULL;
 	/*
-	 * A load that failed before codetag_load_module() (bad parameters,
-	 * sysfs) is never unloaded by codetag, and none of its code ran.
-	 * Once codetag knows the module, even if its init fails, the unload
-	 * of its tags decides.
+	 * A load that failed before codetag_load_module() (another COMING
+	 * notifier, say) ran none of the module's code.  Once codetag
+	 * knows the module, even if its parameters or its init fail, the
+	 * unload of its tags decides from their counters.
 	 */
 	if (!t->codetag) {
 		table_free(t);
 		return;
 	}
 	list_add_rcu(&t->retired, &alloc_tramp_retired);
+}
+
+/* Is memory allocated under one of the tags of @t still live? */
+static bool table_in_use(struct alloc_tramp_table *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->nr_tags; i++) {
+		struct alloc_tag_counters c = alloc_tag_read(&t->tags[i]);
+
+		if (c.bytes || c.calls)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The kept tables whose memory has all been freed since give back their
+ * counters and page tag indexes (upstream 6.13 frees such a module's
+ * area at the next load).  Nothing allocates under their tags, and the
+ * last free has subtracted its call: no one touches them any longer.
+ */
+static void alloc_tramp_reclaim_kept(void)
+{
+	struct alloc_tramp_table *t, *tmp;
+	bool idle = false;
+
+	/*
+	 * The per-CPU sums are read while frees, and splits of high-order
+	 * pages, may move them on other CPUs: only a table read idle twice,
+	 * a grace period apart, goes.
+	 */
+	list_for_each_entry(t, &alloc_tramp_kept, retired)
+		idle = idle || !table_in_use(t);
+	if (!idle)
+		return;
+	synchronize_rcu();
+	list_for_each_entry_safe(t, tmp, &alloc_tramp_kept, retired) {
+		if (table_in_use(t))
+			continue;
+		list_del_rcu(&t->retired);
+		pr_info("the memory of %u tags of %s was freed: their table goes\n",
+			t->nr_tags, t->name);
+		table_free(t);
+	}
 }
 
 /**
@@ -609,8 +766,8 @@ void alloc_tramp_module_unload(struct alloc_tag *first_tag, bool unused)
 
 		list_del_rcu(&t->retired);
 		if (!unused) {
-			pr_info("memory from %u tags outlives its module\n",
-				t->nr_tags);
+			pr_info("memory from %u tags outlives %s\n", t->nr_tags,
+				t->name);
 			/* No lockless walker of retired may follow it to kept. */
 			synchronize_rcu();
 			list_add_rcu(&t->retired, &alloc_tramp_kept);
@@ -683,18 +840,18 @@ EXPORT_SYMBOL_GPL(alloc_tramp_check_clear);
 static int alloc_tramp_module_notify(struct notifier_block *nb,
 				     unsigned long action, void *data)
 {
-	int ret = 0;
-
 	mutex_lock(&alloc_tramp_mutex);
-	if (action == MODULE_STATE_COMING)
-		ret = alloc_tramp_module_coming(data);
-	else if (action == MODULE_STATE_LIVE)
+	if (action == MODULE_STATE_COMING) {
+		alloc_tramp_reclaim_kept();
+		alloc_tramp_module_coming(data);
+	} else if (action == MODULE_STATE_LIVE) {
 		alloc_tramp_module_live(data);
-	else if (action == MODULE_STATE_GOING)
+	} else if (action == MODULE_STATE_GOING) {
 		alloc_tramp_module_going(data);
+	}
 	mutex_unlock(&alloc_tramp_mutex);
 
-	return notifier_from_errno(ret);
+	return NOTIFY_OK;
 }
 
 static struct notifier_block alloc_tramp_module_nb = {
@@ -703,8 +860,6 @@ static struct notifier_block alloc_tramp_module_nb = {
 
 static int __alloc_tramp_set(bool on)
 {
-	struct alloc_tramp_table *t;
-
 	lockdep_assert_held(&alloc_tramp_mutex);
 
 	/* Profiling not supported: page_ext, say, has no room for page tags. */
@@ -722,14 +877,9 @@ static int __alloc_tramp_set(bool on)
 	if (on)
 		static_branch_enable(&alloc_tramp_tagging_key);
 
-	patch_lock();
-	list_for_each_entry(t, &alloc_tramp_tables, list)
-		table_patch(t, on, false);
-	patch_unlock();
+	/* Switching off turns alloc_tramp_tagging_key off on the way. */
+	tables_patch(NULL, on, false);
 	WRITE_ONCE(alloc_tramp_enabled, on);
-
-	if (!on)
-		static_branch_disable(&alloc_tramp_tagging_key);
 	return 0;
 }
 
@@ -1040,12 +1190,8 @@ static void alloc_tramp_rechoose(void)
 	lockdep_assert_held(&alloc_tramp_mutex);
 	list_for_each_entry(t, &alloc_tramp_tables, list)
 		table_choose(t);
-	if (!alloc_tramp_enabled)
-		return;
-	patch_lock();
-	list_for_each_entry(t, &alloc_tramp_tables, list)
-		table_patch(t, true, false);
-	patch_unlock();
+	if (alloc_tramp_enabled)
+		tables_patch(NULL, true, false);
 }
 
 /*
@@ -1128,16 +1274,19 @@ static int fail_sites_show(struct seq_file *m, void *v)
 
 /*
  * A line must match a site it can arm or disarm now, unless it names a
- * module: that module may come later, and its sites are armed before its
- * init runs.
+ * module that is not loaded: that module may come later, and its sites
+ * are armed before its init runs.
  */
 static bool fail_line_matches(const struct alloc_tramp_query *q, void *arg)
 {
 	struct alloc_tramp_site_desc d;
 	struct alloc_tramp_table *t;
+	bool loaded = false;
 	unsigned int i;
 
-	if (q->module)
+	list_for_each_entry(t, &alloc_tramp_tables, list)
+		loaded = loaded || (q->module && glob_match(q->module, t->name));
+	if (q->module && !loaded)
 		return true;
 	list_for_each_entry(t, &alloc_tramp_tables, list)
 		for (i = next_live_site(t, 0); i < t->nr_sites;
@@ -1169,10 +1318,7 @@ static int fail_apply(void)
 	alloc_tramp_fail_publish();
 	list_for_each_entry(t, &alloc_tramp_tables, list)
 		table_fail_choose(t, false);
-	patch_lock();
-	list_for_each_entry(t, &alloc_tramp_tables, list)
-		table_patch(t, alloc_tramp_enabled, false);
-	patch_unlock();
+	tables_patch(NULL, alloc_tramp_enabled, false);
 	alloc_tramp_fail_drop(true);
 	return 0;
 }

@@ -323,7 +323,7 @@ static struct kunit_suite alloc_tramp_query_suite = {
 /* The index of a tag in page->flags, and back (lib/alloc_tramp_pgtag.c) */
 static void pgtag_ranges(struct kunit *test)
 {
-	static struct alloc_tag a[3], b[2];
+	static struct alloc_tag a[3], b[2], none[2];
 	unsigned long nr = __stop_alloc_tags - __start_alloc_tags;
 	unsigned int ia, ib;
 
@@ -357,6 +357,13 @@ static void pgtag_ranges(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pgalloc_tag_idx(&a[0]), ia);
 	alloc_tramp_pgtag_del(a, ARRAY_SIZE(a));
 	alloc_tramp_pgtag_del(b, ARRAY_SIZE(b));
+
+	/* Tags that got no range (index 0) give nothing back */
+	alloc_tramp_pgtag_del(none, ARRAY_SIZE(none));
+	KUNIT_EXPECT_PTR_EQ(test, pgalloc_idx_tag(1), &__start_alloc_tags[0]);
+	KUNIT_ASSERT_EQ(test, alloc_tramp_pgtag_add(a, ARRAY_SIZE(a)), 0);
+	KUNIT_EXPECT_EQ(test, pgalloc_tag_idx(&a[0]), ia);
+	alloc_tramp_pgtag_del(a, ARRAY_SIZE(a));
 }
 
 static struct kunit_case alloc_tramp_pgtag_cases[] = {

@@ -14,7 +14,9 @@
  * 1 to N in their order.  The tags of a module get a range of indexes
  * after those while the module, or memory allocated from its tags, lives:
  * lib/alloc_tramp.c adds a range when a module with sites comes and
- * deletes it when it frees the module's table.  Each tag keeps its index
+ * deletes it when it frees the module's table.  When no range is left, a
+ * module's tags keep index 0: its pages are not counted, and it loads all
+ * the same.  Each tag keeps its index
  * in the top bits of its codetag's flags, for the allocation hooks; the
  * free hooks find a module's tag from its index in a directory of chunks
  * of tag pointers.  Neither takes a lock: an index is set before a page
@@ -26,9 +28,11 @@
 #include <linux/bitmap.h>
 #include <linux/init.h>
 #include <linux/jump_label.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/pgalloc_tag.h>
 #include <linux/slab.h>
+#include <linux/sysfs.h>
 
 DEFINE_STATIC_KEY_TRUE(pgalloc_tag_flags_key);
 unsigned int pgalloc_tag_vmlinux_nr __ro_after_init;
@@ -42,6 +46,41 @@ static DEFINE_MUTEX(pgtag_mutex);
 static DECLARE_BITMAP(pgtag_used, PGTAG_NR);
 /* The tag of each module index, in chunks made as ranges need them */
 static struct alloc_tag **pgtag_dir[PGTAG_NR / PGTAG_CHUNK];
+
+/*
+ * alloc_tramp.page_tag_module_indexes: at most this many indexes for the
+ * tags of modules, 0 for all there are.  For tests: a few make the ranges
+ * run out after a few modules.
+ */
+static unsigned int pgtag_module_max;
+
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX "alloc_tramp."
+module_param_named(page_tag_module_indexes, pgtag_module_max, uint, 0600);
+
+/* The indexes given to modules now; pgtag_mutex held */
+static unsigned int pgtag_modules_used(void)
+{
+	unsigned int n = bitmap_weight(pgtag_used, PGTAG_NR);
+
+	return n ? n - pgalloc_tag_vmlinux_nr - 1 : 0;
+}
+
+/* alloc_tramp.page_tag_indexes_used: pgtag_modules_used(), read-only */
+static int pgtag_used_get(char *buf, const struct kernel_param *kp)
+{
+	unsigned int n;
+
+	mutex_lock(&pgtag_mutex);
+	n = pgtag_modules_used();
+	mutex_unlock(&pgtag_mutex);
+	return sysfs_emit(buf, "%u\n", n);
+}
+
+static const struct kernel_param_ops pgtag_used_ops = {
+	.get	= pgtag_used_get,
+};
+module_param_cb(page_tag_indexes_used, &pgtag_used_ops, NULL, 0400);
 
 static void tag_set_idx(struct alloc_tag *tag, unsigned int idx)
 {
@@ -107,7 +146,8 @@ static int pgtag_dir_fill(unsigned int first, unsigned int nr)
  * @tags: its first tag
  * @nr:   how many
  *
- * Return: 0, or -ENOSPC if the indexes ran out, -ENOMEM.
+ * Return: 0, or -ENOSPC if the indexes ran out, -ENOMEM.  On failure
+ * the tags keep index 0, and pages allocated under them hold no tag.
  */
 int alloc_tramp_pgtag_add(struct alloc_tag *tags, unsigned int nr)
 {
@@ -120,10 +160,11 @@ int alloc_tramp_pgtag_add(struct alloc_tag *tags, unsigned int nr)
 
 	mutex_lock(&pgtag_mutex);
 	first = bitmap_find_next_zero_area(pgtag_used, PGTAG_NR, 1, nr, 0);
+	if (pgtag_module_max && pgtag_modules_used() + nr > pgtag_module_max)
+		first = PGTAG_NR;
 	ret = first < PGTAG_NR ? pgtag_dir_fill(first, nr) : -ENOSPC;
 	if (ret) {
 		mutex_unlock(&pgtag_mutex);
-		pr_err("no page tag indexes for %u tags: %d\n", nr, ret);
 		return ret;
 	}
 	bitmap_set(pgtag_used, first, nr);
@@ -142,7 +183,7 @@ int alloc_tramp_pgtag_add(struct alloc_tag *tags, unsigned int nr)
  * @nr:   how many, as given to alloc_tramp_pgtag_add()
  *
  * No page holds one of them: their indexes, from that of @tags on, may
- * be given again.
+ * be given again.  Tags that got no indexes have nothing to give back.
  */
 void alloc_tramp_pgtag_del(struct alloc_tag *tags, unsigned int nr)
 {
@@ -152,6 +193,8 @@ void alloc_tramp_pgtag_del(struct alloc_tag *tags, unsigned int nr)
 		return;
 
 	first = pgalloc_tag_idx(tags);
+	if (!first)
+		return;
 	mutex_lock(&pgtag_mutex);
 	for (i = 0; i < nr; i++) {
 		idx = first + i;

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # A module whose load fails after MODULE_STATE_COMING leaves no table
-# behind: not when its init fails (codetag unloads its tags), nor when
-# its parameters are refused before codetag knew it (no unload follows).
+# behind: not when its init fails, nor when its parameters are refused
+# (codetag unloads its tags either way).  A parameter setter that ran
+# before the failure may have allocated memory that outlives the load:
+# then the module's table and tags are kept until that memory is freed.
 # Its init site counted and was freed, and a good load works after.
 # A table "kept" by an earlier test of this boot (module.sh: memory that
 # outlived the module; kept as upstream 6.12 keeps the module's data)
@@ -13,7 +15,7 @@
 
 cd "$(dirname "$0")"
 echo "TAP version 13"
-echo "1..8"
+echo "1..11"
 
 . ../lib/tap.inc
 
@@ -48,6 +50,22 @@ grep -qE '^alloc_tramp_test live [1-9][0-9]* sites [1-9][0-9]* tags$' $tables
 ok $? "a good load after them has its table: $(grep '^alloc_tramp_test ' $tables)"
 [ "$(test_info init)" = "$(kmalloc_size 64) 1" ]
 ok $? "and its init allocation counts: '$(test_info init)'"
-rmmod alloc_tramp_test && rmmod alloc_tramp_holder && [ "$(test_tables)" = "$kept" ]
+rmmod alloc_tramp_test && [ "$(test_tables)" = "$kept" ]
 ok $? "unloaded, its table goes"
+
+# A setter allocates and hands the memory to the holder, the next fails.
+churn=alloc_tramp_churn
+mark=$(log_mark)
+warns() { log_since "$mark" | grep -cE 'has no tag|WARNING:|BUG:|KASAN:'; }
+e=$(insmod $churn.ko param_leave=1 refuse=1 2>&1)
+[ $? != 0 ] && echo "$e" | grep -q 'Invalid argument' &&
+	grep -q "^$churn kept " /sys/kernel/debug/alloc_trampolines/tables &&
+	grep -q "$churn\.c" /sys/kernel/debug/allocations
+ok $? "a load refused after a parameter allocated keeps its table and tags: $(grep "^$churn " $tables)"
+echo release > /sys/kernel/debug/alloc_tramp_holder
+insmod $churn.ko && rmmod $churn && ! grep -q "^$churn " $tables
+ok $? "freed, the memory lets the kept table go at the next load"
+[ "$(warns)" = 0 ]
+ok $? "the free of that memory found its tags: no warning ($(warns))"
+rmmod alloc_tramp_holder
 echo 0 > /sys/kernel/mm/alloc_trampolines/enabled
