@@ -53,7 +53,9 @@ gcc -static -O2 -Wall -o "$build/tools/alloc_report" "$top/tools/mm/alloc_report
 # and the macro workload of make bench
 gcc -static -O2 -Wall -o "$build/tools/alloc_bench_macro" "$top/selftests/bench/macro.c" ||
 	echo "not ok - $name: build selftests/bench/macro.c"
-GUEST_TOOLS="$build/tools/alloc_report $build/tools/alloc_bench_macro" \
+gcc -static -O2 -Wall -o "$build/tools/alloc_tramp_migrate" "$top/selftests/alloc_tramp/migrate.c" ||
+	echo "not ok - $name: build selftests/alloc_tramp/migrate.c"
+GUEST_TOOLS="$build/tools/alloc_report $build/tools/alloc_bench_macro $build/tools/alloc_tramp_migrate" \
 MODULES_DIR=$build/modules/$variant "$here/mkinitramfs.sh" "$top" \
 	"$logdir/initramfs.cpio" $tests
 "$here/boot-guest.sh" "$obj/arch/x86/boot/bzImage" "$logdir/initramfs.cpio" \
