@@ -19,6 +19,7 @@ int alloc_tramp_set_enabled(bool on);
 bool alloc_tramp_is_enabled(void);
 void alloc_tramp_module_load(struct alloc_tag *first_tag);
 void alloc_tramp_module_unload(struct alloc_tag *first_tag, bool unused);
+void alloc_tramp_free_init_mem(void);
 /* lib/alloc_tag.c */
 bool mem_alloc_profiling_supported(void);
 
@@ -97,16 +98,17 @@ extern const u8 __alloc_tramp_text_start[], __alloc_tramp_text_end[];
  * @ip: the entry point's return address, its _RET_IP_
  *
  * A patched call site calls its allocator from a trampoline body, which
- * left the site's return address in current->alloc_tramp_ret_ip.  While
- * the sites are switched off, no body runs: the test of
- * alloc_tramp_tagging_key is all it costs.
+ * left the site's return address in current->alloc_tramp_ret_ip.  Whether
+ * the sites are on now does not tell: a task that slept in a body (in
+ * reclaim, say) while they were switched off is still in it.  For the
+ * slow paths that name the caller (tracepoints, SLUB's alloc_traces, the
+ * choice of a random kmalloc cache, vmalloc and percpu): two compares.
  *
  * Return: @ip, or the site's return address if @ip is in a body.
  */
 static __always_inline unsigned long alloc_tramp_caller(unsigned long ip)
 {
-	if (static_branch_unlikely(&alloc_tramp_tagging_key) &&
-	    ip >= (unsigned long)__alloc_tramp_bodies_start &&
+	if (ip >= (unsigned long)__alloc_tramp_bodies_start &&
 	    ip < (unsigned long)__alloc_tramp_bodies_end)
 		return current->alloc_tramp_ret_ip;
 	return ip;
@@ -115,6 +117,7 @@ static __always_inline unsigned long alloc_tramp_caller(unsigned long ip)
 #else
 
 static inline void alloc_tramp_init_early(void) {}
+static inline void alloc_tramp_free_init_mem(void) {}
 
 static __always_inline unsigned long alloc_tramp_caller(unsigned long ip)
 {

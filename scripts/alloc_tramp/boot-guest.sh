@@ -10,8 +10,9 @@
 # build/qemu-accel), TCG otherwise: single-threaded TCG, the mode in which
 # QEMU runs cross-modifying code correctly (multi-threaded TCG now and
 # then lets a vCPU run code another vCPU rewrote and synchronised).  The
-# guest has two NUMA nodes of 512 MiB, the CPUs split between them.
-# The boot is bounded by
+# guest has two NUMA nodes of 512 MiB, the CPUs split between them.  Its
+# kernel log (log_buf_len=4M) keeps the boot's messages, which tests read,
+# through thousands of module loads.  The boot is bounded by
 # GUEST_TIMEOUT seconds (default 900).  QEMU_EXTRA adds QEMU options,
 # such as "-icount shift=0,sleep=off" (guest time counts instructions);
 # QEMU_SMP sets the number of CPUs (default 2); QEMU_ACCEL replaces the
@@ -51,7 +52,7 @@ qemu() {
 		-m 1G -smp "$topo" $numa -nodefaults -display none -no-reboot \
 		-serial "file:$log/console.log" -serial "file:$log/results.log" \
 		-kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 oops=panic loglevel=6 $*" \
+		-append "console=ttyS0 panic=-1 oops=panic loglevel=6 log_buf_len=4M $*" \
 		< /dev/null
 }
 

@@ -4,7 +4,9 @@
 # Call depth tracking (retbleed=stuff on an Intel CPU model): callthunks
 # rewrote the direct calls to go through the call thunks, and the sites
 # must still be patchable, count right and keep calls and returns
-# accounted in pairs.  Run by make check booted that way.  Booted with
+# accounted in pairs, through the fail entries of fault injection too.
+# Run by make check booted that way, on the debug kernel too, which has
+# the counters of CONFIG_CALL_THUNKS_DEBUG.  Booted with
 # alloc_trampolines=on too, the sites called their stubs before the call
 # thunks were set up: a site that callthunks sent to a thunk in front of
 # its stub would not be "on" in the sites file.
@@ -13,7 +15,7 @@
 
 cd "$(dirname "$0")"
 echo "TAP version 13"
-echo "1..8"
+echo "1..10"
 
 . ../lib/tap.inc
 
@@ -48,18 +50,28 @@ echo free > $ctl
 # whether calls and returns moved apart by less than 2000 meanwhile
 cycle() {
 	before=$(balance)
-	echo "cycle 20000" > $ctl
+	echo "cycle_any 20000" > $ctl
 	d=$(($(balance) - before))
 	[ "${d#-}" -lt 2000 ]
 	ok $? "20000 allocations at $1: calls - returns moved by $d"
 }
+fail=/sys/kernel/debug/alloc_trampolines/fail_sites
+arm_cycle() { echo "module alloc_tramp_test line $(test_line cycle) fail $1" > $fail; }
 if [ -d /sys/kernel/debug/callthunks ]; then
 	cycle "a patched site"
+	# The fail entry, going on to the body, then failing every other call
+	arm_cycle "probability 0"
+	cycle "a patched site armed, going on to its body"
+	arm_cycle "every 2"
+	cycle "a patched site failing every other call"
+	: > $fail
 	echo 0 > $en
 	cycle "the site switched off"
 else
-	ok 0 "calls and returns in pairs # SKIP no CONFIG_CALL_THUNKS_DEBUG"
-	ok 0 "and at the site switched off # SKIP no CONFIG_CALL_THUNKS_DEBUG"
+	for w in "calls and returns in pairs" "through the fail entry" \
+		"with failing calls" "and at the site switched off"; do
+		ok 0 "$w # SKIP no CONFIG_CALL_THUNKS_DEBUG"
+	done
 	echo 0 > $en
 fi
 

@@ -3,13 +3,15 @@
 #
 # The allocators name their real caller, not the trampoline body, while
 # a site is patched, as when it is not: the kmalloc and percpu
-# tracepoints' call_site and /proc/vmallocinfo.
+# tracepoints' call_site and /proc/vmallocinfo.  So do they for a task
+# that slept in a body, in a slab constructor, while the sites were
+# switched off: the kmem_cache_alloc tracepoint and SLUB's alloc_traces.
 #
 # alloc-tramp-variants: tramp debug
 
 cd "$(dirname "$0")"
 echo "TAP version 13"
-echo "1..10"
+echo "1..13"
 
 . ../lib/tap.inc
 
@@ -72,6 +74,35 @@ fi
 ok $? "on: none names a trampoline body: $bad"
 [ "$on" = "$off" ]
 ok $? "the same as off: $on, $off"
-echo 0 > /sys/kernel/mm/alloc_trampolines/enabled
+
+# A task asleep in a body while the sites go off
+en=/sys/kernel/mm/alloc_trampolines/enabled
+sleepy=/sys/kernel/debug/slab/alloc_tramp_sleepy/alloc_traces
+echo 1 > $en
+: > $tr/trace
+echo 1 > $tr/events/kmem/kmem_cache_alloc/enable
+in0=$(dmesg | grep -c 'sleepy: in the constructor')
+echo sleepy > $ctl &
+i=0
+while [ "$(dmesg | grep -c 'sleepy: in the constructor')" = "$in0" ] && [ $i -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+grep -qE "(^|/)alloc_tramp_test\.c:$(test_line sleepy) test_sleepy " $d/enabled_sites &&
+	[ $i -lt 300 ] && echo 0 > $en && grep -q '^0 ' $en
+ok $? "a task sleeps in the body of a patched site while the sites are switched off"
+echo wake > $ctl
+wait
+echo 0 > $tr/events/kmem/kmem_cache_alloc/enable
+t=$(grep ' kmem_cache_alloc: call_site=' $tr/trace | grep -o 'call_site=[^ ]*' | sort -u | tr '\n' ' ')
+echo "$t" | grep -q 'call_site=test_sleepy+' && ! echo "$t" | grep -q 'call_site=__alloc_tramp'
+ok $? "afterwards the kmem_cache_alloc tracepoint names test_sleepy: $t"
+# The caller of each track, not the stacks below them
+a=$(awk '$1 ~ /^[0-9]+$/ { print $2 }' $sleepy 2> /dev/null | tr '\n' ' ')
+echo "$a" | grep -q '^test_sleepy+' && ! echo "$a" | grep -q 'alloc_tramp_'
+ok $? "and so do SLUB's alloc_traces of its cache: ${a:-none}"
+echo free > $ctl
+
+echo 0 > $en
 rmmod alloc_tramp_test && rmmod alloc_tramp_holder
 ok $? "unload"

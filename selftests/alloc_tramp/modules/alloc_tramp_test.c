@@ -7,6 +7,15 @@
  *   leak   one kmalloc(64) and one page handed to alloc_tramp_holder,
  *          to outlive us
  *   cycle N  N kmalloc(64)/kfree pairs
+ *   cycle_any N  the same, going on past a kmalloc() that failed
+ *   hold N  N kmalloc(64), N <= 100000, kept until "free" (a later
+ *          "hold" frees them first); a failed one stops it with -ENOMEM,
+ *          keeping those it got
+ *   sleepy one kmem_cache_alloc() from a new cache with SLAB_STORE_USER,
+ *          whose constructor says "sleepy: in the constructor" in the
+ *          kernel log and sleeps until "wake" (or 60 s); the object and
+ *          its cache are kept until "free"
+ *   wake   wake the constructor
  *   fail   10 kmalloc(128) and 3 order-2 page allocations, kept until
  *          "free" and counted in the kernel log: for fault injection,
  *          which makes them fail
@@ -19,6 +28,7 @@
  * alloc_tramp_test.lines for the test script.
  */
 #include <linux/alloc_tag.h>
+#include <linux/completion.h>
 #include <linux/debugfs.h>
 #include <linux/gfp.h>
 #include <linux/mempool.h>
@@ -38,6 +48,7 @@
 #define NR_MEMPOOL	2
 #define NR_PERCPU	16
 #define NR_CACHE	4
+#define HOLD_MAX	100000
 
 static DEFINE_MUTEX(test_lock);
 static void *kmallocs[NR_KMALLOC];
@@ -58,10 +69,86 @@ static void *cached[NR_CACHE];
 static mempool_t *pool;
 static void *pooled[NR_MEMPOOL];
 static struct dentry *test_file;
+/* The objects of "hold", in an array from kvcalloc() */
+static void **held_objs;
+static unsigned int nr_held;
+
+static struct kmem_cache *sleepy_cache;
+static void *sleepy_obj;
+static DECLARE_COMPLETION(sleepy_go);
+static atomic_t sleepy_wait = ATOMIC_INIT(0);
+
+/* Called for each object of a new slab: the first one sleeps. */
+static void sleepy_ctor(void *obj)
+{
+	if (atomic_xchg(&sleepy_wait, 0)) {
+		pr_info("alloc_tramp_test: sleepy: in the constructor\n");
+		wait_for_completion_timeout(&sleepy_go, 60 * HZ);
+	}
+}
+
+static void sleepy_free(void)
+{
+	if (sleepy_obj)
+		kmem_cache_free(sleepy_cache, sleepy_obj);
+	sleepy_obj = NULL;
+	kmem_cache_destroy(sleepy_cache);
+	sleepy_cache = NULL;
+}
+
+static noinline int test_sleepy(void)
+{
+	sleepy_free();
+	sleepy_cache = kmem_cache_create("alloc_tramp_sleepy", 64, 0,
+					 SLAB_STORE_USER, sleepy_ctor);
+	if (!sleepy_cache)
+		return -ENOMEM;
+	reinit_completion(&sleepy_go);
+	atomic_set(&sleepy_wait, 1);
+	sleepy_obj = kmem_cache_alloc(sleepy_cache, GFP_KERNEL);	/* line: sleepy */
+	return sleepy_obj ? 0 : -ENOMEM;
+}
+
+static void test_hold_free(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_held; i++)
+		kfree(held_objs[i]);
+	kvfree(held_objs);
+	held_objs = NULL;
+	nr_held = 0;
+}
+
+/* Keeps @n kmalloc(64) until "free"; a failed one stops it. */
+static noinline int test_hold(unsigned int n)
+{
+	void *p;
+
+	if (n > HOLD_MAX)
+		return -EINVAL;
+	test_hold_free();
+	if (!n)
+		return 0;
+	held_objs = kvcalloc(n, sizeof(*held_objs), GFP_KERNEL);
+	if (!held_objs)
+		return -ENOMEM;
+	while (nr_held < n) {
+		p = kmalloc(64, GFP_KERNEL);			/* line: hold */
+		if (!p)
+			return -ENOMEM;
+		held_objs[nr_held++] = p;
+		cond_resched();
+	}
+	return 0;
+}
 
 static void test_free(void)
 {
 	int i;
+
+	sleepy_free();
+	test_hold_free();
 
 	for (i = 0; i < NR_KMALLOC; i++)
 		kfree(kmallocs[i]);
@@ -135,13 +222,14 @@ static int test_leak(void)
 	return ret;
 }
 
-static int test_cycle(unsigned int n)
+/* With @any, a failed kmalloc() (fault injection) does not stop it. */
+static int test_cycle(unsigned int n, bool any)
 {
 	void *p;
 
 	while (n--) {
 		p = kmalloc(64, GFP_KERNEL);			/* line: cycle */
-		if (!p)
+		if (!p && !any)
 			return -ENOMEM;
 		kfree(p);
 	}
@@ -194,6 +282,11 @@ static ssize_t test_write(struct file *file, const char __user *buf,
 		return -EINVAL;
 	strim(cmd);
 
+	/* Not under test_lock, which "sleepy" holds */
+	if (!strcmp(cmd, "wake")) {
+		complete(&sleepy_go);
+		return count;
+	}
 	mutex_lock(&test_lock);
 	if (!strcmp(cmd, "alloc"))
 		ret = test_alloc();
@@ -202,9 +295,15 @@ static ssize_t test_write(struct file *file, const char __user *buf,
 	else if (!strcmp(cmd, "leak"))
 		ret = test_leak();
 	else if (sscanf(cmd, "cycle %u", &n) == 1)
-		ret = test_cycle(n);
+		ret = test_cycle(n, false);
+	else if (sscanf(cmd, "cycle_any %u", &n) == 1)
+		ret = test_cycle(n, true);
+	else if (sscanf(cmd, "hold %u", &n) == 1)
+		ret = test_hold(n);
 	else if (!strcmp(cmd, "fail"))
 		ret = test_fail();
+	else if (!strcmp(cmd, "sleepy"))
+		ret = test_sleepy();
 	mutex_unlock(&test_lock);
 
 #ifdef CONFIG_MEM_ALLOC_PROFILING
