@@ -199,7 +199,7 @@ void __alloc_tramp_ctx_add(union codetag_ref *ref, struct alloc_tag *tag,
 	if (ctx) {
 		nr = stack_trace_save(entries, ARRAY_SIZE(entries), 1);
 		ctx->snap.stack = stack_depot_save(entries, nr,
-					      GFP_NOWAIT | __GFP_NOWARN);
+						   GFP_NOWAIT | __GFP_NOWARN);
 	}
 	alloc_tag_restore(NULL, saved);
 	if (!ctx) {

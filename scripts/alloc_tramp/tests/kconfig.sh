@@ -11,11 +11,7 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 ksrc=$top/build/linux-source-6.12
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-check() {
-	n=$((n + 1))
-	if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi
-}
+. "$top/selftests/lib/tap.inc"
 kmake() { make -s -C "$ksrc" O="$tmp/$1" HOSTCC="ccache gcc" "${@:2}" > "$tmp/$1.log" 2>&1; }
 has() { grep -qx "$2" "$tmp/$1/.config"; }
 
@@ -32,10 +28,11 @@ config() {
 		kmake "$d" olddefconfig
 }
 config tramp alloc_tramp_guest.config alloc_tramp.config
-check "the tramp fragments give CONFIG_ALLOC_TRAMPOLINES" \
-	'has tramp CONFIG_ALLOC_TRAMPOLINES=y'
-check "CONFIG_MEM_ALLOC_PROFILING_DEBUG is refused with it" \
-	'has tramp "# CONFIG_MEM_ALLOC_PROFILING_DEBUG is not set" || ! grep -q "^CONFIG_MEM_ALLOC_PROFILING_DEBUG=y" "$tmp/tramp/.config"'
+has tramp CONFIG_ALLOC_TRAMPOLINES=y
+ok $? "the tramp fragments give CONFIG_ALLOC_TRAMPOLINES"
+has tramp CONFIG_MEM_ALLOC_PROFILING=y &&
+	! grep -q "^CONFIG_MEM_ALLOC_PROFILING_DEBUG=y" "$tmp/tramp/.config"
+ok $? "CONFIG_MEM_ALLOC_PROFILING_DEBUG is refused with it"
 config prof alloc_tramp_guest.config alloc_tramp_prof.config
-check "upstream's profiling without trampolines still takes it" \
-	'has prof CONFIG_MEM_ALLOC_PROFILING_DEBUG=y && ! grep -q "^CONFIG_ALLOC_TRAMPOLINES=y" "$tmp/prof/.config"'
+has prof CONFIG_MEM_ALLOC_PROFILING_DEBUG=y && ! grep -q "^CONFIG_ALLOC_TRAMPOLINES=y" "$tmp/prof/.config"
+ok $? "upstream's profiling without trampolines still takes it"
