@@ -31,7 +31,7 @@ ok() {
 	fi
 }
 
-sed -n 's/^ALLOC_TRAMP_TARGET[A-Z_]*(\(CONFIG_[A-Z_]*, \)\?\([a-z_0-9]*\), \([0-9]*\), \([0-9A-Z]*\), \([A-Z]*\))$/\2 \3 \4 \5/p' \
+sed -n 's/^ALLOC_TRAMP_TARGET[A-Z_]*(\(CONFIG_[A-Z_]*, \)\?\([a-z_0-9]*\), \([0-9]*\), \([0-9A-Z]*\), \([A-Z0-9]*\))$/\2 \3 \4 \5/p' \
 	"$targets_h" > "$out/targets"
 
 "$here/sites.py" "$obj/vmlinux" > "$out/sites"
