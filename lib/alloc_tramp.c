@@ -229,9 +229,12 @@ static void patch_unlock(void)
  * Lead the stubs of the sites of @t that are to be armed to the fail
  * entry (@arm), or those that are to be disarmed back to their body.
  * A site armed for fault injection only goes on to its allocator
- * untagged, one that is profiled too to its body.
+ * untagged, one that is profiled too to its body.  A site that is
+ * patched already starts tagging with that, so it is led to its body
+ * only @late, once the sites it nests in are on (see table_pass).
  */
-static void table_patch_stubs(struct alloc_tramp_table *t, bool on, bool arm)
+static void table_patch_stubs(struct alloc_tramp_table *t, bool on, bool arm,
+			      bool late)
 {
 	unsigned int i;
 
@@ -249,6 +252,9 @@ static void table_patch_stubs(struct alloc_tramp_table *t, bool on, bool arm)
 		if (want)
 			to = on && test_bit(i, t->chosen) ?
 			     ALLOC_TRAMP_STUB_FAIL : ALLOC_TRAMP_STUB_FAIL_PLAIN;
+		if (want && late != (to == ALLOC_TRAMP_STUB_FAIL &&
+				     test_bit(i, t->patched)))
+			continue;
 		if (!WARN_ON_ONCE(arch_alloc_tramp_stub_queue(site, to)))
 			__assign_bit(i, t->armed, want);
 	}
@@ -334,8 +340,9 @@ static void table_patch_pass(struct alloc_tramp_table *t, bool on, bool fresh,
 /*
  * Patch the sites of every table, or of @only, as table_patch_pass() says.
  * The stubs of sites to arm lead to their fail entry before the sites
- * are patched, those of sites to disarm go back to their body after: no
- * call of a site is tagged that is not profiled.  A coming module's code
+ * are patched (those of patched sites that start tagging, after them),
+ * those of sites to disarm go back to their body after: no call of a
+ * site is tagged that is not profiled.  A coming module's code
  * has not run: its tags miss nothing (@fresh).
  *
  * Switching all off turns alloc_tramp_tagging_key off once the outer
@@ -352,7 +359,7 @@ static void tables_patch(struct alloc_tramp_table *only, bool on, bool fresh)
 		if (only && t != only)
 			continue;
 		table_forget_gone(t);
-		table_patch_stubs(t, on, true);
+		table_patch_stubs(t, on, true, false);
 	}
 	for (pass = 0; pass < TABLE_PASSES; pass++) {
 		if (pass == TABLE_PASS_MM && !on && !only &&
@@ -367,9 +374,12 @@ static void tables_patch(struct alloc_tramp_table *only, bool on, bool fresh)
 				table_patch_pass(t, on, fresh, pass);
 		arch_alloc_tramp_finish();
 	}
-	list_for_each_entry(t, &alloc_tramp_tables, list)
-		if (!only || t == only)
-			table_patch_stubs(t, on, false);
+	list_for_each_entry(t, &alloc_tramp_tables, list) {
+		if (only && t != only)
+			continue;
+		table_patch_stubs(t, on, true, true);
+		table_patch_stubs(t, on, false, false);
+	}
 	patch_unlock();
 }
 

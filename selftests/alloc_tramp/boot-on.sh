@@ -24,9 +24,9 @@ grep -qE '^1 \([1-9][0-9]* of [0-9]+ sites patched\)$' $f
 ok $? "on at boot: $(cat $f)"
 
 hook=$(dmesg | grep -o 'alloc_tramp: init text to be freed: [0-9]* of its sites were patched')
-n=$(echo "$hook" | sed -n 's/.*freed: \([0-9]*\) of.*/\1/p')
-[ "${n:-0}" -gt 0 ]
-ok $? "the hook before free_initmem() forgot ${n:-no} patched sites: ${hook:-no message}"
+forgot=$(echo "$hook" | sed -n 's/.*freed: \([0-9]*\) of.*/\1/p')
+[ "${forgot:-0}" -gt 0 ]
+ok $? "the hook before free_initmem() forgot ${forgot:-no} patched sites: ${hook:-no message}"
 
 # The hook's line comes before the kernel's own "Freeing unused" line.
 first=$(dmesg | grep -nE 'init text to be freed|Freeing unused kernel image' | head -n 1)
@@ -34,5 +34,6 @@ echo "$first" | grep -q 'init text to be freed'
 ok $? "and ran before the init memory was freed: $first"
 
 gone=$(grep -c ' gone$' $sites)
-echo 0 > $f && echo 1 > $f && [ "$(grep -c ' gone$' $sites)" = "$gone" ] && [ "$gone" -ge "$n" ]
+echo 0 > $f && echo 1 > $f && [ "$(grep -c ' gone$' $sites)" = "$gone" ] &&
+	[ "$gone" -ge "${forgot:-1}" ]
 ok $? "$gone sites are gone, and stay so through a switch off and on"

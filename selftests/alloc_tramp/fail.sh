@@ -259,5 +259,5 @@ if kasan; then
 else
 	! grep -q "^$mod " $tables && [ ! -s $f ] && ! grep -q ' armed' $sites &&
 		[ "$b1" = 0 ] && [ "$b2" = 0 ]
-	ok $? "nothing is left: no table of the module, no line, no armed site, no line holding memory after the churn with switching ($b1) and profiled throughout ($b2)"
+	ok $? "nothing is left: no table of the module, no line, no armed site, no line holding memory after the churn with switching ($b1) and profiled throughout ($b2)$(grep " module:$mod " /sys/kernel/debug/allocations | head -n 3 | tr '\n' ';')"
 fi
