@@ -590,8 +590,13 @@ static void alloc_tramp_module_coming(struct module *mod)
 
 	/* Its sites stay off; the allocator or table_init() says why. */
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
-	if (!t)
+	if (!t) {
+		/* codetag reads the counters of its tags: ones that stay 0 */
+		for (i = 0; i < mod->num_alloc_tramp_sites; i++)
+			alloc_tramp_site_tag(&mod->alloc_tramp_sites[i])->counters =
+				&alloc_tramp_no_counters;
 		return;
+	}
 	if (table_init(t, mod, mod->alloc_tramp_sites,
 		       mod->num_alloc_tramp_sites)) {
 		kfree(t);
