@@ -346,8 +346,10 @@ static void table_patch_pass(struct alloc_tramp_table *t, bool on, bool fresh,
  * has not run: its tags miss nothing (@fresh).
  *
  * Switching all off turns alloc_tramp_tagging_key off once the outer
- * sites are off, before the allocators' own: a task still in the body of
- * an outer site (asleep in reclaim, say) tags nothing from then on.
+ * sites are off, before the allocators' own, and switching on turns it on
+ * once the allocators' own are on, before the outer ones: a task still in
+ * the body of an outer site (asleep in reclaim, say) tags nothing while
+ * the allocators' own sites are off.
  */
 static void tables_patch(struct alloc_tramp_table *only, bool on, bool fresh)
 {
@@ -362,11 +364,14 @@ static void tables_patch(struct alloc_tramp_table *only, bool on, bool fresh)
 		table_patch_stubs(t, on, true, false);
 	}
 	for (pass = 0; pass < TABLE_PASSES; pass++) {
-		if (pass == TABLE_PASS_MM && !on && !only &&
-		    static_key_enabled(&alloc_tramp_tagging_key)) {
+		if (!only && on != static_key_enabled(&alloc_tramp_tagging_key) &&
+		    pass == (on ? TABLE_PASS_VMLINUX_ON : TABLE_PASS_MM)) {
 			/* It patches text under text_mutex too */
 			patch_unlock();
-			static_branch_disable(&alloc_tramp_tagging_key);
+			if (on)
+				static_branch_enable(&alloc_tramp_tagging_key);
+			else
+				static_branch_disable(&alloc_tramp_tagging_key);
 			patch_lock();
 		}
 		list_for_each_entry(t, &alloc_tramp_tables, list)
@@ -889,10 +894,8 @@ static int __alloc_tramp_set(bool on)
 	 */
 	if (on && !static_key_enabled(&mem_alloc_profiling_key))
 		static_branch_enable(&mem_alloc_profiling_key);
-	if (on)
-		static_branch_enable(&alloc_tramp_tagging_key);
 
-	/* Switching off turns alloc_tramp_tagging_key off on the way. */
+	/* It turns alloc_tramp_tagging_key on or off on the way. */
 	tables_patch(NULL, on, false);
 	WRITE_ONCE(alloc_tramp_enabled, on);
 	return 0;
