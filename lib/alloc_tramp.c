@@ -485,9 +485,6 @@ static int table_init(struct alloc_tramp_table *t, struct module *mod,
 	t->mm = bitmap_zalloc(nr_sites, GFP_KERNEL);
 	if (!t->chosen || !t->patched || !t->profiled || !t->fail ||
 	    !t->armed || !t->init || !t->mm || table_alloc_counters(t)) {
-		/* codetag reads them: counters that stay 0, as no site is on */
-		for (i = 0; mod && i < t->nr_tags; i++)
-			t->tags[i].counters = &alloc_tramp_no_counters;
 		table_free_bitmaps(t);
 		pr_err("no memory for the counters of %u tags of %s: its sites stay off\n",
 		       t->nr_tags, t->name);
@@ -593,18 +590,18 @@ static void alloc_tramp_module_coming(struct module *mod)
 	if (!mod->num_alloc_tramp_sites)
 		return;
 
-	/* Its sites stay off; the allocator or table_init() says why. */
+	/*
+	 * Without a table its sites stay off (the allocator or table_init()
+	 * says why), and codetag reads the counters of its tags: ones that
+	 * stay 0.
+	 */
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
-	if (!t) {
-		/* codetag reads the counters of its tags: ones that stay 0 */
+	if (!t || table_init(t, mod, mod->alloc_tramp_sites,
+			     mod->num_alloc_tramp_sites)) {
+		kfree(t);
 		for (i = 0; i < mod->num_alloc_tramp_sites; i++)
 			alloc_tramp_site_tag(&mod->alloc_tramp_sites[i])->counters =
 				&alloc_tramp_no_counters;
-		return;
-	}
-	if (table_init(t, mod, mod->alloc_tramp_sites,
-		       mod->num_alloc_tramp_sites)) {
-		kfree(t);
 		return;
 	}
 	ret = alloc_tramp_pgtag_add(t->tags, t->nr_tags);
