@@ -50,8 +50,11 @@ make -s -C "$ksrc" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" vmlinux > /dev/n
 t1=$(now)
 link=$(echo "scale=2; ($t1 - $t0) / 1" | bc)
 
-hex() { printf '%d' "0x$(readelf -SW "$obj/vmlinux.o" | sed 's/^ *\[ *[0-9]*\]//' |
-	awk -v s="$1" '$1 == s { print $5 }')"; }
+# The bytes of the sections named $1: alloc_tags has objtool's and those
+# that C code defines (compaction_alloc()'s)
+hex() { readelf -SW "$obj/vmlinux.o" | sed 's/^ *\[ *[0-9]*\]//' |
+	awk -v s="$1" '$1 == s { print $5 }' |
+	while read -r h; do printf '%d\n' "0x$h"; done | awk '{ s += $1 } END { print s + 0 }'; }
 
 stubs=$(hex .alloc_tramp.text)
 table=$(hex .alloc_tramp.sites)
