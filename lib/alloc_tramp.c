@@ -8,10 +8,16 @@
  * the allocator under the site's struct alloc_tag.  Switching on patches
  * the sites to call their trampolines; the accounting is upstream's
  * (CONFIG_MEM_ALLOC_PROFILING): slab, page, vmalloc and percpu hooks add
- * to current->alloc_tag and subtract on free.  Switching off patches the
- * sites back; the accounting stays armed, so that memory allocated while
- * on is still subtracted when it is freed, and only the allocation hooks'
- * test of a tag, alloc_tramp_tagging_key, goes off.
+ * to current->alloc_tag and subtract on free.  Switching off leaves the
+ * accounting armed, so that memory allocated while on is still subtracted
+ * when it is freed: only the allocation hooks' test of a tag,
+ * alloc_tramp_tagging_key, goes off.
+ *
+ * Switching off does not patch the sites back: it parks them.  Their
+ * bodies go straight on to their allocators while alloc_tramp_parked is
+ * set, and switching on again clears it: one store and the tagging key,
+ * as upstream's switch is its key.  Writing 0 again while parked patches
+ * the sites back as built; a module's sites are patched back when it goes.
  */
 #define pr_fmt(fmt) "alloc_tramp: " fmt
 
@@ -111,6 +117,8 @@ DEFINE_MUTEX(alloc_tramp_mutex);
 static LIST_HEAD(alloc_tramp_tables);
 static struct alloc_tramp_table vmlinux_table;
 static bool alloc_tramp_enabled;
+/* Set while the sites are parked: their bodies call their allocators */
+u8 alloc_tramp_parked __read_mostly;
 /* On while sites are switched on: see mem_alloc_profiling_tagged() */
 DEFINE_STATIC_KEY_FALSE(alloc_tramp_tagging_key);
 EXPORT_SYMBOL(alloc_tramp_tagging_key);
@@ -299,15 +307,16 @@ static enum table_pass site_pass(struct alloc_tramp_table *t, unsigned int i,
 
 /*
  * Patch the sites of @t that @pass takes as they are to be: the chosen
- * ones if @on, none otherwise, and those armed for fault injection; under
- * patch_lock(), between the two table_patch_stubs().
+ * ones if @on, none otherwise, and those armed for fault injection; with
+ * @park, those patched and not armed stay so, parked.  Under patch_lock(),
+ * between the two table_patch_stubs().
  *
  * The tag of a site that is switched off, or on after its code may have
  * run (@fresh is false), or that cannot be patched, misses allocations
  * or frees: it is marked as such ("accurate:no" in /proc/allocinfo).
  */
 static void table_patch_pass(struct alloc_tramp_table *t, bool on, bool fresh,
-			     enum table_pass pass)
+			     bool park, enum table_pass pass)
 {
 	const struct alloc_tramp_site *refused = NULL;
 	unsigned int i, nr_refused = 0;
@@ -315,7 +324,9 @@ static void table_patch_pass(struct alloc_tramp_table *t, bool on, bool fresh,
 	for (i = 0; i < t->nr_sites; i++) {
 		const struct alloc_tramp_site *site = &t->sites[i];
 		bool prof = on && test_bit(i, t->chosen);
-		bool want = prof || test_bit(i, t->fail);
+		bool want = prof || test_bit(i, t->fail) ||
+			    (park && test_bit(i, t->patched) &&
+			     !test_bit(i, t->armed));
 
 		if (site_pass(t, i, prof) != pass || !site_text_live(t, site))
 			continue;
@@ -338,7 +349,9 @@ static void table_patch_pass(struct alloc_tramp_table *t, bool on, bool fresh,
 }
 
 /*
- * Patch the sites of every table, or of @only, as table_patch_pass() says.
+ * Patch the sites of every table, or of @only, as table_patch_pass() says;
+ * switching off all tables while they are parked leaves the patched
+ * sites as they are (@park): their calls are no longer tagged.
  * The stubs of sites to arm lead to their fail entry before the sites
  * are patched (those of patched sites that start tagging, after them),
  * those of sites to disarm go back to their body after: no call of a
@@ -353,6 +366,7 @@ static void table_patch_pass(struct alloc_tramp_table *t, bool on, bool fresh,
  */
 static void tables_patch(struct alloc_tramp_table *only, bool on, bool fresh)
 {
+	bool park = !on && !only && READ_ONCE(alloc_tramp_parked);
 	struct alloc_tramp_table *t;
 	int pass;
 
@@ -376,7 +390,7 @@ static void tables_patch(struct alloc_tramp_table *only, bool on, bool fresh)
 		}
 		list_for_each_entry(t, &alloc_tramp_tables, list)
 			if (!only || t == only)
-				table_patch_pass(t, on, fresh, pass);
+				table_patch_pass(t, on, fresh, park, pass);
 		arch_alloc_tramp_finish();
 	}
 	list_for_each_entry(t, &alloc_tramp_tables, list) {
@@ -892,7 +906,19 @@ static int __alloc_tramp_set(bool on)
 	if (on && !static_key_enabled(&mem_alloc_profiling_key))
 		static_branch_enable(&mem_alloc_profiling_key);
 
-	/* It turns alloc_tramp_tagging_key on or off on the way. */
+	/*
+	 * Switching off parks the sites: no allocation is tagged once the
+	 * key is off, whatever body a task is in, and only then do the
+	 * bodies go straight on.  Switching on, or off again while parked,
+	 * lets the bodies tag before the key is on, and patches what
+	 * changed; tables_patch() turns the key on or off on the way.
+	 */
+	if (!on && alloc_tramp_enabled) {
+		static_branch_disable(&alloc_tramp_tagging_key);
+		WRITE_ONCE(alloc_tramp_parked, 1);
+	} else {
+		WRITE_ONCE(alloc_tramp_parked, 0);
+	}
 	tables_patch(NULL, on, false);
 	WRITE_ONCE(alloc_tramp_enabled, on);
 	return 0;
@@ -900,7 +926,10 @@ static int __alloc_tramp_set(bool on)
 
 /**
  * alloc_tramp_set_enabled - switch the allocation trampolines on or off
- * @on: patch the chosen call sites to their trampolines, or all back
+ * @on: patch the chosen call sites to their trampolines, or park them
+ *
+ * Switching off parks the sites (see the top of this file); switching off
+ * again while parked patches them back as built.
  *
  * Return: 0, -EBUSY while another switch is under way, or -EOPNOTSUPP
  * when booted with sysctl.vm.mem_profiling=never.
@@ -976,7 +1005,7 @@ early_initcall(alloc_tramp_init);
 static ssize_t enabled_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)
 {
-	unsigned long patched = 0, sites = 0;
+	unsigned long patched = 0, parked = 0, sites = 0;
 	struct alloc_tramp_table *t;
 	ssize_t len;
 
@@ -984,10 +1013,17 @@ static ssize_t enabled_show(struct kobject *kobj, struct kobj_attribute *attr,
 	list_for_each_entry(t, &alloc_tramp_tables, list) {
 		table_forget_gone(t);
 		patched += bitmap_weight(t->profiled, t->nr_sites);
+		if (alloc_tramp_parked)
+			parked += bitmap_weight_andnot(t->patched, t->armed,
+						       t->nr_sites);
 		sites += t->nr_sites;
 	}
-	len = sysfs_emit(buf, "%d (%lu of %lu sites patched)\n",
-			 alloc_tramp_enabled, patched, sites);
+	if (parked)
+		len = sysfs_emit(buf, "%d (%lu of %lu sites patched, %lu parked)\n",
+				 alloc_tramp_enabled, patched, sites, parked);
+	else
+		len = sysfs_emit(buf, "%d (%lu of %lu sites patched)\n",
+				 alloc_tramp_enabled, patched, sites);
 	mutex_unlock(&alloc_tramp_mutex);
 	return len;
 }
@@ -1095,8 +1131,9 @@ static const char *site_stub_state(const struct alloc_tramp_site *site)
 /*
  * /sys/kernel/debug/alloc_trampolines/sites: each site, its allocator and
  * what its instruction calls now, read from the text: "off" (the
- * allocator, as built), "on" (the trampoline) or "gone" (freed init text),
- * then "armed" if its stub leads to a fail entry that goes on to the body,
+ * allocator, as built), "on" (the trampoline), "parked" (the trampoline,
+ * whose body goes straight on to the allocator) or "gone" (freed init
+ * text), then "armed" if its stub leads to a fail entry that goes on to the body,
  * "armed-plain" if to the allocator (fault injection, not profiled).
  */
 static int sites_show(struct seq_file *m, void *v)
@@ -1110,19 +1147,21 @@ static int sites_show(struct seq_file *m, void *v)
 			const struct alloc_tramp_site *site = &t->sites[i];
 			bool live = site_text_live(t, site);
 			void *calls = live ? arch_alloc_tramp_calls(site) : NULL;
+			const char *stub = live ? site_stub_state(site) : "";
 			const char *state;
 
 			if (!live)
 				state = "gone";
 			else if (calls == alloc_tramp_site_target(site))
 				state = "off";
-			else if (calls == alloc_tramp_site_tramp(site))
-				state = "on";
-			else
+			else if (calls != alloc_tramp_site_tramp(site))
 				state = "?";
+			else if (alloc_tramp_parked && !*stub)
+				state = "parked";
+			else
+				state = "on";
 			seq_printf(m, "%pS %ps %s%s\n", alloc_tramp_site_addr(site),
-				   alloc_tramp_site_target(site), state,
-				   live ? site_stub_state(site) : "");
+				   alloc_tramp_site_target(site), state, stub);
 		}
 	}
 	mutex_unlock(&alloc_tramp_mutex);

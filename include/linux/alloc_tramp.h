@@ -22,6 +22,8 @@ void alloc_tramp_module_unload(struct alloc_tag *first_tag, bool unused);
 void alloc_tramp_free_init_mem(void);
 /* lib/alloc_tag.c */
 bool mem_alloc_profiling_supported(void);
+/* Read by the bodies: set while the sites are switched off but patched */
+extern u8 alloc_tramp_parked;
 
 /* arch */
 int arch_alloc_tramp_queue(const struct alloc_tramp_site *site, bool on);

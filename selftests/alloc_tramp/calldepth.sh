@@ -4,7 +4,8 @@
 # Call depth tracking (retbleed=stuff on an Intel CPU model): callthunks
 # rewrote the direct calls to go through the call thunks, and the sites
 # must still be patchable, count right and keep calls and returns
-# accounted in pairs, through the fail entries of fault injection too.
+# accounted in pairs, through the fail entries of fault injection and
+# the bodies of parked sites too.
 # Run by make check booted that way, on the debug kernel too, which has
 # the counters of CONFIG_CALL_THUNKS_DEBUG.  Booted with
 # alloc_trampolines=on too, the sites called their stubs before the call
@@ -15,7 +16,7 @@
 
 cd "$(dirname "$0")"
 echo "TAP version 13"
-echo "1..10"
+echo "1..11"
 
 . ../lib/tap.inc
 
@@ -46,14 +47,19 @@ k128=$(kmalloc_size 128)
 ok $? "a module's allocations are counted: '$(test_info kmalloc)'"
 echo free > $ctl
 
-# cycle WHAT: 20000 allocations at the test module's cycle site, and
-# whether calls and returns moved apart by less than 2000 meanwhile
+# cycle WHAT [STATE]: 20000 allocations at the test module's cycle site,
+# and whether calls and returns moved apart by less than 2000 meanwhile,
+# the site being in STATE in the sites file
 cycle() {
 	before=$(balance)
 	echo "cycle_any 20000" > $ctl
 	d=$(($(balance) - before))
-	[ "${d#-}" -lt 2000 ]
+	[ "${d#-}" -lt 2000 ] && { [ -z "$2" ] || [ "$(cycle_state)" = "$2" ]; }
 	ok $? "20000 allocations at $1: calls - returns moved by $d"
+}
+# The states of the test module's live sites, if they have one
+cycle_state() {
+	grep '\[alloc_tramp_test\]' $sites | cut -d' ' -f3- | grep -v '^gone$' | sort -u
 }
 fail=/sys/kernel/debug/alloc_trampolines/fail_sites
 arm_cycle() { echo "module alloc_tramp_test line $(test_line cycle) fail $1" > $fail; }
@@ -66,17 +72,20 @@ if [ -d /sys/kernel/debug/callthunks ]; then
 	cycle "a patched site failing every other call"
 	: > $fail
 	echo 0 > $en
-	cycle "the site switched off"
+	cycle "the site switched off, parked: its body jumps to kmalloc" parked
+	echo 0 > $en
+	cycle "the site patched back as built" off
 else
 	for w in "calls and returns in pairs" "through the fail entry" \
-		"with failing calls" "and at the site switched off"; do
+		"with failing calls" "at the site parked" "as built"; do
 		ok 0 "$w # SKIP no CONFIG_CALL_THUNKS_DEBUG"
 	done
 	echo 0 > $en
 fi
 
-grep -q '^0 (0 of ' $en
-ok $? "switched off: $(cat $en)"
+echo 0 > $en
+grep -q '^0 (0 of [0-9]* sites patched)$' $en
+ok $? "switched off, and off again: $(cat $en)"
 bad=$(grep -v ' gone$' $sites | grep -cv ' off$')
 [ "$bad" = 0 ]
 ok $? "every live site calls its allocator again, through its call thunk ($bad do not)"

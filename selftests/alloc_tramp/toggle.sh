@@ -2,32 +2,39 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The sysfs toggle: switching on patches every site to its trampoline and
-# the report fills; switching off puts back the instructions as built;
-# bad writes are refused and change nothing; switching 1000 times while
+# the report fills; switching off parks the sites, and switching on again
+# finds them so; off again puts back the instructions as built; bad
+# writes are refused and change nothing; switching 1000 times while
 # every CPU allocates leaves no splat and no negative count.
 #
 # alloc-tramp-variants: tramp
 
+cd "$(dirname "$0")"
 echo "TAP version 13"
-echo "1..12"
+echo "1..15"
 
-. "$(dirname "$0")/../lib/tap.inc"
+. ../lib/tap.inc
 
 f=/sys/kernel/mm/alloc_trampolines/enabled
 sites=/sys/kernel/debug/alloc_trampolines/sites
 report=/sys/kernel/debug/allocations
+ctl=/sys/kernel/debug/alloc_tramp_test
 state() { cut -d' ' -f1 $f; }
-count() { awk -v s="$1" '$3 == s { n++ } END { print n + 0 }' $sites; }
-total=$(wc -l < $sites)
+# Sites in a state; those of modules have "[module]" before their allocator
+count() {
+	awk -v s="$1" '{ t = $2 ~ /^\[/ ? $4 : $3 } t == s { n++ } END { print n + 0 }' $sites
+}
 
-echo 0 > $f
-[ "$(state)" = 0 ] && [ "$(count off)" -gt 0 ] &&
-	[ "$(count on)" = 0 ] && [ "$(count '?')" = 0 ]
-ok $? "off: $(count off) sites call their allocator as built, $(count gone) in freed init text"
+echo 0 > $f && echo 0 > $f
+[ "$(state)" = 0 ] && [ "$(count off)" -gt 0 ] && [ "$(count on)" = 0 ] &&
+	[ "$(count parked)" = 0 ] && [ "$(count '?')" = 0 ]
+ok $? "off, and off again: $(count off) sites call their allocator as built, $(count gone) in freed init text"
 
 echo 1 > $f
+insmod alloc_tramp_holder.ko && insmod alloc_tramp_test.ko
+total=$(wc -l < $sites)
 [ "$(state)" = 1 ] && [ "$(count off)" = 0 ] && [ "$(count on)" -gt 0 ] && [ "$(count '?')" = 0 ]
-ok $? "on: $(count on) sites call their trampoline"
+ok $? "on, the test module loaded: $(count on) sites call their trampoline"
 grep -q "^1 ($(count on) of $total sites patched)\$" $f
 ok $? "reading says the state and the patched sites: $(cat $f)"
 
@@ -48,10 +55,23 @@ for v in 2 abc "" 99999999999999999999 "1 1" -1; do
 done
 [ "$(state)" = 1 ] && [ "$(count on)" -gt 0 ]
 ok $? "bad writes are refused and change nothing"
+np=$(count on)
 echo 0 > $f
+[ "$(state)" = 0 ] && [ "$(count parked)" = "$np" ] && [ "$(count on)" = 0 ] &&
+	grep -q "^0 (0 of $total sites patched, $np parked)\$" $f
+ok $? "off parks the $np sites: their text stays, their bodies call the allocators: $(cat $f)"
 for v in 2 abc "" 99999999999999999999; do echo "$v" > $f 2>/dev/null; done
-[ "$(state)" = 0 ] && [ "$(count on)" = 0 ]
-ok $? "also when off"
+[ "$(state)" = 0 ] && [ "$(count on)" = 0 ] && [ "$(count parked)" = "$np" ]
+ok $? "bad writes also change nothing when off"
+# The test module, loaded while on: parked, its site tags nothing
+echo alloc > $ctl && parked=$(test_info kmalloc) && echo free > $ctl
+echo 1 > $f
+[ "$(state)" = 1 ] && [ "$(count on)" = "$np" ] && [ "$(count parked)" = 0 ] &&
+	grep -q "^1 ($np of $total sites patched)\$" $f
+ok $? "on again from parked: $(cat $f)"
+echo alloc > $ctl && on=$(test_info kmalloc) && echo free > $ctl
+[ "$parked" = "0 0" ] && [ "$on" = "$((10 * $(kmalloc_size 128))) 10" ]
+ok $? "a module's 10 allocations: parked '$parked', on again '$on'"
 
 # Every CPU allocates and frees while the toggle flips 1000 times
 # (alloc_tramp.toggles=N on the kernel command line: fewer on the debug
@@ -62,8 +82,13 @@ flip() { echo 1 > $f && echo 0 > $f; }
 i=$(storm "$toggles" flip)
 [ $i = "$toggles" ]
 ok $? "switched on and off $i times under load"
-[ "$(state)" = 0 ] && [ "$(count on)" = 0 ] && [ "$(count '?')" = 0 ]
-ok $? "and every site is as built again"
+[ "$(state)" = 0 ] && [ "$(count on)" = 0 ] && [ "$(count parked)" = "$np" ] &&
+	[ "$(count '?')" = 0 ]
+p=$(count parked)
+echo 0 > $f
+[ "$(count off)" -gt 0 ] && [ "$(count on)" = 0 ] && [ "$(count parked)" = 0 ] &&
+	[ "$(count '?')" = 0 ]
+ok $? "left parked ($p sites), then off again: every site is as built again"
 
 neg=$(tail -n +3 /proc/allocinfo | awk '$1 < 0 || $2 < 0 || $1 > 1e15 || $2 > 1e15' | head -n 3)
 [ -z "$neg" ]
@@ -73,3 +98,4 @@ ls -R / > /dev/null 2>&1
 [ "$(count on)" -gt 0 ] && [ "$(wc -l < $report)" -gt 10 ]
 ok $? "on again after the storm"
 echo 0 > $f
+rmmod alloc_tramp_test && rmmod alloc_tramp_holder

@@ -95,7 +95,8 @@ ok $? "no live or retired table of them is left: $(grep -vc '^vmlinux ' $d/table
 load
 rl=$?
 echo 0 > $en
-all=$(grep -c ' off$' $d/sites)
+# Parked: those of vmlinux; off: those of the modules loaded since
+all=$(grep -cE ' (off|parked)$' $d/sites)
 echo 1 > $en
 [ $rl = 0 ] && grep -qE "^1 \($all of [0-9]+ sites patched\)$" $en
 ok $? "reloaded, switched off and on: $(cat $en)"

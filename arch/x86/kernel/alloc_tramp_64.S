@@ -16,6 +16,12 @@
  * finds it, so that tracepoints, SLUB's alloc_traces and vmallocinfo name
  * the real caller.
  *
+ * Switched off after they were on, the sites stay patched, "parked"
+ * (lib/alloc_tramp.c): while alloc_tramp_parked is set, a body jumps to
+ * its target at once, with the caller's arguments, stack and return
+ * address, and the target runs as if the site had called it.  With call
+ * depth tracking, the call entry has accounted for the target's return.
+ *
  * %rbx keeps current across the call, and the old tag and return address
  * are pushed and popped back in place.  Arguments past the sixth are
  * copied below them, and the stack keeps the 16-byte parity the target
@@ -52,6 +58,9 @@ SYM_FUNC_START(__alloc_tramp_\target)
 	CALL_DEPTH_ACCOUNT
 SYM_INNER_LABEL(__alloc_tramp_tail_\target, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
+	/* Parked: the target, as if the site called it */
+	cmpb	$0, alloc_tramp_parked(%rip)
+	jne	\target
 	FRAME_BEGIN
 	pushq	%rbx
 	movq	PER_CPU_VAR(pcpu_hot + X86_current_task), %rbx
@@ -214,7 +223,11 @@ SYM_CODE_START(\name)
 	.endif
 	movq	PER_CPU_VAR(pcpu_hot + X86_current_task), %r10
 	pushq	TASK_alloc_tag(%r10)
+	/* Parked: the wrapper runs under the tag it would have had */
+	cmpb	$0, alloc_tramp_parked(%rip)
+	jne	.Lparked_\@
 	movq	%r11, TASK_alloc_tag(%r10)
+.Lparked_\@:
 	/* The old tag and the return address change places. */
 	movq	(%rsp), %r10
 	movq	8(%rsp), %r11
