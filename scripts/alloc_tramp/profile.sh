@@ -13,6 +13,8 @@
 #   off, per switch, instead of the loops)
 #   OPS: loop iterations (default 300).  The log, about 1 GB per 1000
 #   ops, is deleted after the report unless KEEP_TRACE is set.
+#   PROFILE_LOOP=forks: OPS fork/exit/wait pairs of the macro workload
+#   instead of the loops, every instruction counted (50 is plenty).
 
 set -eu
 
@@ -21,7 +23,9 @@ build=$2
 variant=$3
 state=${4:-boot}
 ops=${5:-300}
+loop=${PROFILE_LOOP:-loops}
 name=profile-$variant-$state
+[ "$loop" = forks ] && name=$name-forks
 logdir=$build/logs/$name
 sock=$logdir/monitor.sock
 trace=$logdir/exec.log
@@ -33,7 +37,7 @@ rm -f "$trace" "$sock" "$logdir/results.log"
 # slowly), the log off until the monitor turns it on.
 mon="-monitor unix:$sock,server=on,wait=off"
 QEMU_SMP=1 QEMU_EXTRA="-icount shift=0,sleep=on -singlestep -D $trace $mon" \
-RUN_NAME=$name GUEST_ARGS="alloc_bench.n=$ops alloc_bench.state=$state" \
+RUN_NAME=$name GUEST_ARGS="alloc_bench.n=$ops alloc_bench.state=$state alloc_bench.loop=$loop" \
 	"$here/run-guest-tests.sh" "$top" "$build" "$variant" bench/profile.sh \
 	> "$logdir/run.tap" 2>&1 &
 qemu=$!
@@ -69,6 +73,8 @@ fi
 tr -d '\r' < "$logdir/results.log" | sed -n 's/^# module //p' > "$logdir/modules.txt"
 if [ "$state" = switch ]; then
 	report="2 all"
+elif [ "$loop" = forks ]; then
+	report="$ops all"
 else
 	report=$ops
 fi

@@ -59,7 +59,7 @@ cycle() {
 }
 # The states of the test module's live sites, if they have one
 cycle_state() {
-	grep '\[alloc_tramp_test\]' $sites | cut -d' ' -f3- | grep -v '^gone$' | sort -u
+	grep '\[alloc_tramp_test\]' $sites | cut -d' ' -f4- | grep -v '^gone$' | sort -u
 }
 fail=/sys/kernel/debug/alloc_trampolines/fail_sites
 arm_cycle() { echo "module alloc_tramp_test line $(test_line cycle) fail $1" > $fail; }

@@ -7,7 +7,8 @@
 # none of the trampolines), then run the benchmark loops once between two
 # markers, while the host logs every instruction executed.  With
 # "switch", switch all sites on and off again between the markers
-# instead.
+# instead; with alloc_bench.loop=forks, run N fork/exit/wait pairs of the
+# macro workload (N = alloc_bench.n).
 #
 # alloc-tramp-variants: none
 
@@ -37,6 +38,14 @@ if [ "$state" = switch ]; then
 	echo "# PROFILE-END"
 	case $s in "1 ("[1-9]*) ;; *) r=1 ;; esac
 	echo "# switched on: $s"
+elif [ "$(arg alloc_bench.loop)" = forks ]; then
+	# Warm: the first forks of a boot cost more
+	mkdir -p /tmp/macro && alloc_bench_macro /tmp/macro 1 100 1 > /dev/null
+	echo "# PROFILE-START"
+	sleep 2
+	alloc_bench_macro /tmp/macro 1 "$(arg alloc_bench.n)" 1 > /dev/null
+	r=$?
+	echo "# PROFILE-END"
 else
 	echo "# PROFILE-START"
 	sleep 2
