@@ -17,7 +17,7 @@
  * bodies go straight on to their allocators while alloc_tramp_parked is
  * set, and switching on again clears it: one store and the tagging key,
  * as upstream's switch is its key.  Writing 0 again while parked patches
- * the sites back as built; a module's sites are patched back when it goes.
+ * the sites back as built.
  */
 #define pr_fmt(fmt) "alloc_tramp: " fmt
 
@@ -359,10 +359,10 @@ static void table_patch_pass(struct alloc_tramp_table *t, bool on, bool fresh,
  * has not run: its tags miss nothing (@fresh).
  *
  * Switching all off turns alloc_tramp_tagging_key off once the outer
- * sites are off, before the allocators' own, and switching on turns it on
- * once the allocators' own are on, before the outer ones: a task still in
- * the body of an outer site (asleep in reclaim, say) tags nothing while
- * the allocators' own sites are off.
+ * sites are off, before the allocators' own (when parking, before any),
+ * and switching on turns it on once the allocators' own are on, before
+ * the outer ones: a task still in the body of an outer site (asleep in
+ * reclaim, say) tags nothing while the allocators' own sites are off.
  */
 static void tables_patch(struct alloc_tramp_table *only, bool on, bool fresh)
 {

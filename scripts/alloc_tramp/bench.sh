@@ -119,6 +119,12 @@ alloc_bytes() {
 want sizes && for v in guest prof tramp; do
 	echo "$v alloc $(alloc_bytes $v)"
 done > "$out/alloc-bytes.txt"
+# The same of KUnit and our KUnit suite, which only our kernel carries
+want sizes && readelf -SW "$build"/obj/tramp/lib/kunit/*.o \
+	"$build/obj/tramp/lib/alloc_tramp_kunit.o" 2>/dev/null |
+	sed -n 's/^ *\[ *[0-9]*\] *//p' | awk '$7 ~ /A/ && $1 !~ /^\.rela/ { print $5 }' |
+	{ sum=0; while read -r x; do sum=$((sum + 0x$x)); done; echo "kunit alloc $sum"; } \
+	>> "$out/alloc-bytes.txt"
 want sizes && for v in prof tramp; do
 	echo "$v tags $(span $v __start_alloc_tags __stop_alloc_tags)"
 	echo "$v stubs $(span $v __alloc_tramp_text_start __alloc_tramp_text_end)"

@@ -89,8 +89,9 @@ while [ "$(dmesg | grep -c 'sleepy: in the constructor')" = "$in0" ] && [ $i -lt
 	i=$((i + 1))
 done
 grep -qE "(^|/)alloc_tramp_test\.c:$(test_line sleepy) test_sleepy " $d/enabled_sites &&
-	[ $i -lt 300 ] && echo 0 > $en && grep -q '^0 ' $en
-ok $? "a task sleeps in the body of a patched site while the sites are switched off"
+	[ $i -lt 300 ] && echo 0 > $en && echo 0 > $en &&
+	grep -q '^0 (0 of [0-9]* sites patched)$' $en
+ok $? "a task sleeps in the body of a patched site while the sites are switched off and patched back"
 echo wake > $ctl
 wait
 echo 0 > $tr/events/kmem/kmem_cache_alloc/enable

@@ -11,7 +11,7 @@
 
 cd "$(dirname "$0")"
 echo "TAP version 13"
-echo "1..15"
+echo "1..16"
 
 . ../lib/tap.inc
 
@@ -63,8 +63,15 @@ ok $? "off parks the $np sites: their text stays, their bodies call the allocato
 for v in 2 abc "" 99999999999999999999; do echo "$v" > $f 2>/dev/null; done
 [ "$(state)" = 0 ] && [ "$(count on)" = 0 ] && [ "$(count parked)" = "$np" ]
 ok $? "bad writes also change nothing when off"
-# The test module, loaded while on: parked, its site tags nothing
+# ctor_tag: the tag the constructor of a new cache finds in
+# current->alloc_tag, inside a kmem_cache_alloc() of the test module
+ctor_tag() {
+	echo ctor_tag > $ctl && dmesg | sed -n 's/.*alloc_tramp_test: ctor_tag: //p' | tail -n 1
+}
+# The test module, loaded while on: parked, its site tags nothing, and
+# its body sets no tag
 echo alloc > $ctl && parked=$(test_info kmalloc) && echo free > $ctl
+parked_tag=$(ctor_tag)
 echo 1 > $f
 [ "$(state)" = 1 ] && [ "$(count on)" = "$np" ] && [ "$(count parked)" = 0 ] &&
 	grep -q "^1 ($np of $total sites patched)\$" $f
@@ -72,23 +79,23 @@ ok $? "on again from parked: $(cat $f)"
 echo alloc > $ctl && on=$(test_info kmalloc) && echo free > $ctl
 [ "$parked" = "0 0" ] && [ "$on" = "$((10 * $(kmalloc_size 128))) 10" ]
 ok $? "a module's 10 allocations: parked '$parked', on again '$on'"
+on_tag=$(ctor_tag)
+[ "$parked_tag" = none ] && echo "$on_tag" | grep -q "alloc_tramp_test\.c:$(test_line ctor_tag)\$"
+ok $? "the tag inside a kmem_cache_alloc(): parked '$parked_tag', on '$on_tag'"
 
 # Every CPU allocates and frees while the toggle flips 1000 times
 # (alloc_tramp.toggles=N on the kernel command line: fewer on the debug
 # kernel).
 toggles=$(arg alloc_tramp.toggles)
 toggles=${toggles:-1000}
-flip() { echo 1 > $f && echo 0 > $f; }
+# on, parked, and patched back as built: every flip writes the text twice
+flip() { echo 1 > $f && echo 0 > $f && echo 0 > $f; }
 i=$(storm "$toggles" flip)
 [ $i = "$toggles" ]
-ok $? "switched on and off $i times under load"
-[ "$(state)" = 0 ] && [ "$(count on)" = 0 ] && [ "$(count parked)" = "$np" ] &&
-	[ "$(count '?')" = 0 ]
-p=$(count parked)
-echo 0 > $f
-[ "$(count off)" -gt 0 ] && [ "$(count on)" = 0 ] && [ "$(count parked)" = 0 ] &&
-	[ "$(count '?')" = 0 ]
-ok $? "left parked ($p sites), then off again: every site is as built again"
+ok $? "switched on, off and off again $i times under load"
+[ "$(state)" = 0 ] && [ "$(count off)" -gt 0 ] && [ "$(count on)" = 0 ] &&
+	[ "$(count parked)" = 0 ] && [ "$(count '?')" = 0 ]
+ok $? "and every site is as built again"
 
 neg=$(tail -n +3 /proc/allocinfo | awk '$1 < 0 || $2 < 0 || $1 > 1e15 || $2 > 1e15' | head -n 3)
 [ -z "$neg" ]

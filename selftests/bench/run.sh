@@ -25,7 +25,7 @@ d=/sys/kernel/debug/alloc_trampolines
 # tmpfs, 1000 fork/exit pairs
 measure() {
 	echo "run ${ops:-100000} ${reps:-11}" > $f && sed "s/^/# bench $1 /" $f &&
-		alloc_bench_macro /mnt/macro 10000 1000 3 | sed "s/^/# bench $1 /"
+		alloc_bench_macro /mnt/macro 10000 1000 5 | sed "s/^/# bench $1 /"
 }
 mkdir -p /mnt/macro && mount -t tmpfs macro /mnt/macro
 # Warm-up, unmeasured, in every kernel: the first forks and files of a
@@ -64,6 +64,9 @@ if [ -d /sys/kernel/mm/alloc_trampolines ]; then
 	echo "# bench all-sites $(cat $en)"
 	echo 0 > $en
 	measure ours-off-again
+	echo "# bench parked $(cat $en)"
+	echo 0 > $en
+	measure ours-off-built
 	echo "toggle 5" > $f && sed 's/^/# bench toggle /' $f
 	alloc_bench_macro switch /proc/sys/vm/mem_profiling 5 | sed 's/^/# bench ours /'
 elif [ -f /proc/sys/vm/mem_profiling ]; then

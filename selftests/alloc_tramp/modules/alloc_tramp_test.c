@@ -16,6 +16,9 @@
  *          kernel log and sleeps until "wake" (or 60 s); the object and
  *          its cache are kept until "free"
  *   wake   wake the constructor
+ *   ctor_tag  one kmem_cache_alloc() from a new cache whose constructor,
+ *          which runs inside that call, logs the tag it finds in
+ *          current->alloc_tag: "ctor_tag: FILE:LINE", or "ctor_tag: none"
  *   fail   10 kmalloc(128) and 3 order-2 page allocations, kept until
  *          "free" and counted in the kernel log: for fault injection,
  *          which makes them fail
@@ -108,6 +111,42 @@ static noinline int test_sleepy(void)
 	sleepy_obj = kmem_cache_alloc(sleepy_cache, GFP_KERNEL);	/* line: sleepy */
 	return sleepy_obj ? 0 : -ENOMEM;
 }
+
+#ifdef CONFIG_MEM_ALLOC_PROFILING
+static struct alloc_tag *ctor_tag_seen;
+
+static void ctor_tag_ctor(void *obj)
+{
+	ctor_tag_seen = current->alloc_tag;
+}
+
+/* A cache with a constructor is never merged: the alloc makes a slab. */
+static noinline int test_ctor_tag(void)
+{
+	struct kmem_cache *c;
+	void *p;
+
+	c = kmem_cache_create("alloc_tramp_ctor_tag", 64, 0, 0, ctor_tag_ctor);
+	if (!c)
+		return -ENOMEM;
+	ctor_tag_seen = NULL;
+	p = kmem_cache_alloc(c, GFP_KERNEL);	/* line: ctor_tag */
+	if (p)
+		kmem_cache_free(c, p);
+	kmem_cache_destroy(c);
+	if (ctor_tag_seen)
+		pr_info("alloc_tramp_test: ctor_tag: %s:%u\n",
+			ctor_tag_seen->ct.filename, ctor_tag_seen->ct.lineno);
+	else
+		pr_info("alloc_tramp_test: ctor_tag: none\n");
+	return p ? 0 : -ENOMEM;
+}
+#else
+static int test_ctor_tag(void)
+{
+	return -EOPNOTSUPP;
+}
+#endif
 
 static void test_hold_free(void)
 {
@@ -304,6 +343,8 @@ static ssize_t test_write(struct file *file, const char __user *buf,
 		ret = test_fail();
 	else if (!strcmp(cmd, "sleepy"))
 		ret = test_sleepy();
+	else if (!strcmp(cmd, "ctor_tag"))
+		ret = test_ctor_tag();
 	mutex_unlock(&test_lock);
 
 #ifdef CONFIG_MEM_ALLOC_PROFILING
