@@ -39,7 +39,8 @@ if [ "$state" = switch ]; then
 	case $s in "1 ("[1-9]*) ;; *) r=1 ;; esac
 	echo "# switched on: $s"
 elif [ "$(arg alloc_bench.loop)" = forks ]; then
-	# Warm: the first forks of a boot cost more
+	# As run.sh: no randomization; warm, as the first forks cost more
+	echo 0 > /proc/sys/kernel/randomize_va_space
 	mkdir -p /tmp/macro && alloc_bench_macro /tmp/macro 1 100 1 > /dev/null
 	echo "# PROFILE-START"
 	sleep 2

@@ -28,6 +28,10 @@ measure() {
 		alloc_bench_macro /mnt/macro 10000 1000 5 | sed "s/^/# bench $1 /"
 }
 mkdir -p /mnt/macro && mount -t tmpfs macro /mnt/macro
+# No address space randomization: where the stack and the mappings of
+# the forking process fall decides how many page tables each fork copies
+# and clears, which moved the forks by up to 3% between identical states
+echo 0 > /proc/sys/kernel/randomize_va_space
 # Warm-up, unmeasured, in every kernel: the first forks and files of a
 # boot cost more (caches and slabs to grow), and would weigh on the
 # state measured first
