@@ -1018,12 +1018,11 @@ static ssize_t enabled_show(struct kobject *kobj, struct kobj_attribute *attr,
 						       t->nr_sites);
 		sites += t->nr_sites;
 	}
+	len = sysfs_emit(buf, "%d (%lu of %lu sites patched",
+			 alloc_tramp_enabled, patched, sites);
 	if (parked)
-		len = sysfs_emit(buf, "%d (%lu of %lu sites patched, %lu parked)\n",
-				 alloc_tramp_enabled, patched, sites, parked);
-	else
-		len = sysfs_emit(buf, "%d (%lu of %lu sites patched)\n",
-				 alloc_tramp_enabled, patched, sites);
+		len += sysfs_emit_at(buf, len, ", %lu parked", parked);
+	len += sysfs_emit_at(buf, len, ")\n");
 	mutex_unlock(&alloc_tramp_mutex);
 	return len;
 }
@@ -1133,8 +1132,9 @@ static const char *site_stub_state(const struct alloc_tramp_site *site)
  * what its instruction calls now, read from the text: "off" (the
  * allocator, as built), "on" (the trampoline), "parked" (the trampoline,
  * whose body goes straight on to the allocator) or "gone" (freed init
- * text), then "armed" if its stub leads to a fail entry that goes on to the body,
- * "armed-plain" if to the allocator (fault injection, not profiled).
+ * text), then "armed" if its stub leads to a fail entry that goes on to
+ * the body, "armed-plain" if to the allocator (fault injection, not
+ * profiled).
  */
 static int sites_show(struct seq_file *m, void *v)
 {
