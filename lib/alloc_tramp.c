@@ -18,6 +18,12 @@
  * set, and switching on again clears it: one store and the tagging key,
  * as upstream's switch is its key.  Writing 0 again while parked patches
  * the sites back as built.
+ *
+ * This file is the core: the sites and their tables, choosing and
+ * patching, modules, switching.  Each interface is in the file of its
+ * concern, on alloc_tramp_core.h: the reports in alloc_tramp_report.c,
+ * the filter files in alloc_tramp_control.c, fail_sites in
+ * alloc_tramp_fail.c, allocations.ctx in alloc_tramp_ctx.c.
  */
 #define pr_fmt(fmt) "alloc_tramp: " fmt
 
@@ -26,7 +32,6 @@
 #include <linux/bitmap.h>
 #include <linux/cpu.h>
 #include <linux/debugfs.h>
-#include <linux/glob.h>
 #include <linux/init.h>
 #include <linux/kallsyms.h>
 #include <linux/kobject.h>
@@ -36,16 +41,14 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/pgalloc_tag.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
-#include <linux/uaccess.h>
 #include <asm/sections.h>
 
+#include "alloc_tramp_core.h"
 #include "alloc_tramp_ctx.h"
 #include "alloc_tramp_early.h"
 #include "alloc_tramp_fail.h"
-#include "alloc_tramp_query.h"
 
 /* objtool writes struct alloc_tag from these numbers. */
 static_assert(sizeof(struct alloc_tag) == ALLOC_TRAMP_TAG_SIZE);
@@ -55,51 +58,6 @@ static_assert(offsetof(struct alloc_tag, ct.function) == ALLOC_TRAMP_TAG_FUNCTIO
 static_assert(offsetof(struct alloc_tag, ct.filename) == ALLOC_TRAMP_TAG_FILENAME);
 static_assert(offsetof(struct alloc_tag, counters) == ALLOC_TRAMP_TAG_COUNTERS);
 static_assert(sizeof(struct alloc_tag_counters) == ALLOC_TRAMP_COUNTERS_SIZE);
-
-/**
- * struct alloc_tramp_table - the sites and tags of vmlinux or of a module
- * @list:     in alloc_tramp_tables (RCU: read by the debug checks)
- * @retired:  in alloc_tramp_retired, once its module went
- * @mod:      the module, NULL for vmlinux
- * @sites:    its site table
- * @nr_sites: entries in @sites
- * @tags:     its tags, contiguous
- * @nr_tags:  entries in @tags
- * @chosen:   bitmap of the sites chosen by the filters
- * @patched:  bitmap of the sites that call their trampolines
- * @profiled: bitmap of the sites whose calls are tagged: patched, and
- *            not only armed for fault injection
- * @fail:     bitmap of the sites the fail_sites lines arm
- * @armed:    bitmap of the sites whose stub leads to a fail entry
- * @init:     bitmap of the sites in the module's init text
- * @mm:       bitmap of the allocators' own sites (vmlinux): see table_pass
- * @init_gone: the init text is to be freed: that of the module at
- *            MODULE_STATE_LIVE, that of vmlinux before free_initmem()
- * @codetag:  codetag knows its tags, and will unload them
- * @name:     "vmlinux" or the module's name
- * @counters: a module's per-CPU counters of @tags, ALLOC_TRAMP_CHUNK_TAGS a
- *            chunk; those of vmlinux are static (objtool)
- */
-struct alloc_tramp_table {
-	struct list_head list;
-	struct list_head retired;
-	struct module *mod;
-	struct alloc_tramp_site *sites;
-	unsigned int nr_sites;
-	struct alloc_tag *tags;
-	unsigned int nr_tags;
-	unsigned long *chosen;
-	unsigned long *patched;
-	unsigned long *profiled;
-	unsigned long *fail;
-	unsigned long *armed;
-	unsigned long *init;
-	unsigned long *mm;
-	bool init_gone;
-	bool codetag;
-	char name[MODULE_NAME_LEN];
-	struct alloc_tag_counters __percpu **counters;
-};
 
 /* The counters of the tags of a module whose table could not be made */
 static DEFINE_PER_CPU(struct alloc_tag_counters, alloc_tramp_no_counters);
@@ -112,11 +70,11 @@ static DEFINE_PER_CPU(struct alloc_tag_counters, alloc_tramp_no_counters);
 #define ALLOC_TRAMP_CHUNK_TAGS	\
 	(PCPU_MIN_UNIT_SIZE / 2 / sizeof(struct alloc_tag_counters))
 
-/* Serializes switching, filters, module load and unload, and reports. */
+/* Serializes switching, filters, module load and unload, and reports */
 DEFINE_MUTEX(alloc_tramp_mutex);
-static LIST_HEAD(alloc_tramp_tables);
+LIST_HEAD(alloc_tramp_tables);
 static struct alloc_tramp_table vmlinux_table;
-static bool alloc_tramp_enabled;
+bool alloc_tramp_enabled;
 /* Set while the sites are parked: their bodies call their allocators */
 u8 alloc_tramp_parked __read_mostly;
 /* On while sites are switched on: see mem_alloc_profiling_tagged() */
@@ -124,21 +82,24 @@ DEFINE_STATIC_KEY_FALSE(alloc_tramp_tagging_key);
 EXPORT_SYMBOL(alloc_tramp_tagging_key);
 
 /* set_site_filter and set_site_notrace */
-static struct alloc_tramp_filter site_filter = ALLOC_TRAMP_FILTER_INIT(site_filter);
-static struct alloc_tramp_filter site_notrace = ALLOC_TRAMP_FILTER_INIT(site_notrace);
+struct alloc_tramp_filter alloc_tramp_site_filter =
+	ALLOC_TRAMP_FILTER_INIT(alloc_tramp_site_filter);
+struct alloc_tramp_filter alloc_tramp_site_notrace =
+	ALLOC_TRAMP_FILTER_INIT(alloc_tramp_site_notrace);
 /* alloc_trampolines/fail_sites */
-static struct alloc_tramp_filter fail_lines = ALLOC_TRAMP_FILTER_INIT(fail_lines);
+struct alloc_tramp_filter alloc_tramp_fail_lines =
+	ALLOC_TRAMP_FILTER_INIT(alloc_tramp_fail_lines);
 
 /* Tables of unloaded modules, until alloc_tramp_module_unload(). */
-static LIST_HEAD(alloc_tramp_retired);
+LIST_HEAD(alloc_tramp_retired);
 /* ... and after it, of those whose memory outlives them. */
-static LIST_HEAD(alloc_tramp_kept);
+LIST_HEAD(alloc_tramp_kept);
 
 /*
  * A site in init text that is gone can no longer be patched.  For vmlinux
  * that is all of [__init_begin, __init_end): .exit.text goes with it.
  */
-static bool site_text_live(struct alloc_tramp_table *t,
+bool alloc_tramp_site_live(struct alloc_tramp_table *t,
 			   const struct alloc_tramp_site *site)
 {
 	void *addr = alloc_tramp_site_addr(site);
@@ -156,22 +117,22 @@ static bool site_text_live(struct alloc_tramp_table *t,
 
 /*
  * The first site of @t from @i on whose text is still there: the
- * control files loop on these, by i = next_live_site(t, i + 1).
+ * control files loop on these, by i = alloc_tramp_next_site(t, i + 1).
  */
-static unsigned int next_live_site(struct alloc_tramp_table *t, unsigned int i)
+unsigned int alloc_tramp_next_site(struct alloc_tramp_table *t, unsigned int i)
 {
-	while (i < t->nr_sites && !site_text_live(t, &t->sites[i]))
+	while (i < t->nr_sites && !alloc_tramp_site_live(t, &t->sites[i]))
 		i++;
 	return i;
 }
 
 /* Sites in init text that was freed are no longer patched. */
-static void table_forget_gone(struct alloc_tramp_table *t)
+void alloc_tramp_forget_gone(struct alloc_tramp_table *t)
 {
 	unsigned int i;
 
 	for_each_set_bit(i, t->patched, t->nr_sites)
-		if (!site_text_live(t, &t->sites[i])) {
+		if (!alloc_tramp_site_live(t, &t->sites[i])) {
 			__clear_bit(i, t->patched);
 			__clear_bit(i, t->profiled);
 			__clear_bit(i, t->fail);
@@ -180,8 +141,8 @@ static void table_forget_gone(struct alloc_tramp_table *t)
 }
 
 /* What a site is matched and listed by; alloc_tramp_mutex held. */
-static void site_desc(const struct alloc_tramp_site *site,
-		      struct alloc_tramp_site_desc *d)
+void alloc_tramp_site_desc(const struct alloc_tramp_site *site,
+			   struct alloc_tramp_site_desc *d)
 {
 	static char target[KSYM_NAME_LEN];
 	struct alloc_tag *tag = alloc_tramp_site_tag(site);
@@ -198,9 +159,9 @@ static bool site_chosen(const struct alloc_tramp_site *site)
 {
 	struct alloc_tramp_site_desc d;
 
-	site_desc(site, &d);
-	return alloc_tramp_filter_chosen(&site_filter, &d, true) &&
-	       !alloc_tramp_filter_chosen(&site_notrace, &d, false);
+	alloc_tramp_site_desc(site, &d);
+	return alloc_tramp_filter_chosen(&alloc_tramp_site_filter, &d, true) &&
+	       !alloc_tramp_filter_chosen(&alloc_tramp_site_notrace, &d, false);
 }
 
 /* Which sites of @t the filters choose */
@@ -208,8 +169,8 @@ static void table_choose(struct alloc_tramp_table *t)
 {
 	unsigned int i;
 
-	if (alloc_tramp_filter_empty(&site_filter) &&
-	    alloc_tramp_filter_empty(&site_notrace)) {
+	if (alloc_tramp_filter_empty(&alloc_tramp_site_filter) &&
+	    alloc_tramp_filter_empty(&alloc_tramp_site_notrace)) {
 		bitmap_fill(t->chosen, t->nr_sites);
 		return;
 	}
@@ -255,7 +216,7 @@ static void table_patch_stubs(struct alloc_tramp_table *t, bool on, bool arm,
 		enum alloc_tramp_stub_to to = ALLOC_TRAMP_STUB_BODY;
 
 		if (want != arm || (!want && !test_bit(i, t->armed)) ||
-		    !site_text_live(t, site))
+		    !alloc_tramp_site_live(t, site))
 			continue;
 		if (want)
 			to = on && test_bit(i, t->chosen) ?
@@ -328,7 +289,7 @@ static void table_patch_pass(struct alloc_tramp_table *t, bool on, bool fresh,
 			    (park && test_bit(i, t->patched) &&
 			     !test_bit(i, t->armed));
 
-		if (site_pass(t, i, prof) != pass || !site_text_live(t, site))
+		if (site_pass(t, i, prof) != pass || !alloc_tramp_site_live(t, site))
 			continue;
 		if (test_bit(i, t->profiled) != prof && (!prof || !fresh))
 			alloc_tag_set_inaccurate(alloc_tramp_site_tag(site));
@@ -374,7 +335,7 @@ static void tables_patch(struct alloc_tramp_table *only, bool on, bool fresh)
 	list_for_each_entry(t, &alloc_tramp_tables, list) {
 		if (only && t != only)
 			continue;
-		table_forget_gone(t);
+		alloc_tramp_forget_gone(t);
 		table_patch_stubs(t, on, true, false);
 	}
 	for (pass = 0; pass < TABLE_PASSES; pass++) {
@@ -522,11 +483,11 @@ static const struct alloc_tramp_query *site_fail_line(const struct alloc_tramp_s
 	const struct alloc_tramp_query *q, *last = NULL;
 	struct alloc_tramp_site_desc d;
 
-	if (alloc_tramp_filter_empty(&fail_lines) ||
+	if (alloc_tramp_filter_empty(&alloc_tramp_fail_lines) ||
 	    !alloc_tramp_fail_target_ok(arch_alloc_tramp_target(site, NULL)))
 		return NULL;
-	site_desc(site, &d);
-	list_for_each_entry(q, &fail_lines.queries, list)
+	alloc_tramp_site_desc(site, &d);
+	list_for_each_entry(q, &alloc_tramp_fail_lines.queries, list)
 		if (alloc_tramp_query_match(q, &d))
 			last = q;
 	return last && last->action == ALLOC_TRAMP_FAIL_ARM ? last : NULL;
@@ -543,8 +504,8 @@ static int table_fail_choose(struct alloc_tramp_table *t, bool stage)
 	unsigned int i;
 	int ret;
 
-	for (i = next_live_site(t, 0); i < t->nr_sites;
-	     i = next_live_site(t, i + 1)) {
+	for (i = alloc_tramp_next_site(t, 0); i < t->nr_sites;
+	     i = alloc_tramp_next_site(t, i + 1)) {
 		q = site_fail_line(&t->sites[i]);
 		if (!stage) {
 			__assign_bit(i, t->fail, q);
@@ -560,7 +521,7 @@ static int table_fail_choose(struct alloc_tramp_table *t, bool stage)
 /* A new table: arm what the fail_sites lines name in it. */
 static void table_fail_add(struct alloc_tramp_table *t)
 {
-	if (alloc_tramp_filter_empty(&fail_lines))
+	if (alloc_tramp_filter_empty(&alloc_tramp_fail_lines))
 		return;
 	if (table_fail_choose(t, true)) {
 		alloc_tramp_fail_abort();
@@ -651,7 +612,7 @@ static void alloc_tramp_module_live(struct module *mod)
 	if (!t)
 		return;
 	t->init_gone = true;
-	table_forget_gone(t);
+	alloc_tramp_forget_gone(t);
 }
 
 /**
@@ -671,7 +632,7 @@ void alloc_tramp_free_init_mem(void)
 	/* Its table is made, unless it had no memory for it */
 	if (t->patched) {
 		before = bitmap_weight(t->patched, t->nr_sites);
-		table_forget_gone(t);
+		alloc_tramp_forget_gone(t);
 		pr_info("init text to be freed: %u of its sites were patched\n",
 			before - bitmap_weight(t->patched, t->nr_sites));
 	}
@@ -1011,7 +972,7 @@ static ssize_t enabled_show(struct kobject *kobj, struct kobj_attribute *attr,
 
 	mutex_lock(&alloc_tramp_mutex);
 	list_for_each_entry(t, &alloc_tramp_tables, list) {
-		table_forget_gone(t);
+		alloc_tramp_forget_gone(t);
 		patched += bitmap_weight(t->profiled, t->nr_sites);
 		if (alloc_tramp_parked)
 			parked += bitmap_weight_andnot(t->patched, t->armed,
@@ -1052,192 +1013,12 @@ static const struct attribute_group alloc_tramp_attr_group = {
 	.attrs = alloc_tramp_attrs,
 };
 
-/* /sys/kernel/debug/allocations: size calls file:line module:M func:F */
-
-static void seq_human(struct seq_file *m, u64 bytes)
-{
-	static const char units[] = "KMGTPE";
-	unsigned int i;
-	u64 frac;
-
-	if (bytes < 1024) {
-		seq_printf(m, "%llu", bytes);
-		return;
-	}
-	for (i = 0; bytes >= 1024 * 1024 && i < sizeof(units) - 2; i++)
-		bytes >>= 10;
-	frac = (bytes % 1024) * 10 / 1024;
-	bytes /= 1024;
-	if (bytes < 10)
-		seq_printf(m, "%llu.%llu%c", bytes, frac, units[i]);
-	else
-		seq_printf(m, "%llu%c", bytes, units[i]);
-}
-
-static void show_tag(struct seq_file *m, struct alloc_tag *tag,
-		     struct alloc_tag_counters c)
-{
-	seq_human(m, c.bytes);
-	seq_printf(m, " %llu %s:%u module:%s func:%s\n", c.calls,
-		   tag->ct.filename, tag->ct.lineno,
-		   tag->ct.modname ?: "vmlinux", tag->ct.function);
-}
-
-static void show_table(struct seq_file *m, struct alloc_tramp_table *t)
-{
-	unsigned int i;
-
-	for (i = 0; i < t->nr_tags; i++) {
-		struct alloc_tag *tag = &t->tags[i];
-		struct alloc_tag_counters c = alloc_tag_read(tag);
-
-		WARN_ONCE(IS_ENABLED(CONFIG_ALLOC_TRAMP_DEBUG) &&
-			  ((s64)c.bytes < 0 || (s64)c.calls < 0),
-			  "alloc_tramp: negative count at %s:%u: %lld bytes, %lld calls\n",
-			  tag->ct.filename, tag->ct.lineno, (s64)c.bytes, (s64)c.calls);
-		if (c.calls)
-			show_tag(m, tag, c);
-	}
-}
-
-static int allocations_show(struct seq_file *m, void *v)
-{
-	struct alloc_tramp_table *t;
-
-	mutex_lock(&alloc_tramp_mutex);
-	list_for_each_entry(t, &alloc_tramp_tables, list)
-		show_table(m, t);
-	/* Unloaded modules whose memory is still allocated */
-	list_for_each_entry(t, &alloc_tramp_kept, retired)
-		show_table(m, t);
-	mutex_unlock(&alloc_tramp_mutex);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(allocations);
-
-/* Where the stub of a site jumps, read from the text, if not its body */
-static const char *site_stub_state(const struct alloc_tramp_site *site)
-{
-	enum alloc_tramp_stub_to to = ALLOC_TRAMP_STUB_BODY;
-
-	if (!IS_ENABLED(CONFIG_ALLOC_TRAMP_FAULT_INJECTION) ||
-	    arch_alloc_tramp_target(site, &to) < 0)
-		return "";
-	return to == ALLOC_TRAMP_STUB_FAIL ? " armed" :
-	       to == ALLOC_TRAMP_STUB_FAIL_PLAIN ? " armed-plain" : "";
-}
-
-/*
- * /sys/kernel/debug/alloc_trampolines/sites: each site, its allocator and
- * what its instruction calls now, read from the text: "off" (the
- * allocator, as built), "on" (the trampoline), "parked" (the trampoline,
- * whose body goes straight on to the allocator) or "gone" (freed init
- * text), then "armed" if its stub leads to a fail entry that goes on to
- * the body, "armed-plain" if to the allocator (fault injection, not
- * profiled).
+/**
+ * alloc_tramp_rechoose - the filters changed: choose the sites again
+ *
+ * Called with alloc_tramp_mutex held; while on, patches what is chosen now.
  */
-static int sites_show(struct seq_file *m, void *v)
-{
-	struct alloc_tramp_table *t;
-	unsigned int i;
-
-	mutex_lock(&alloc_tramp_mutex);
-	list_for_each_entry(t, &alloc_tramp_tables, list) {
-		for (i = 0; i < t->nr_sites; i++) {
-			const struct alloc_tramp_site *site = &t->sites[i];
-			bool live = site_text_live(t, site);
-			void *calls = live ? arch_alloc_tramp_calls(site) : NULL;
-			const char *stub = live ? site_stub_state(site) : "";
-			const char *state;
-
-			if (!live)
-				state = "gone";
-			else if (calls == alloc_tramp_site_target(site))
-				state = "off";
-			else if (calls != alloc_tramp_site_tramp(site))
-				state = "?";
-			else if (alloc_tramp_parked && !*stub)
-				state = "parked";
-			else
-				state = "on";
-			seq_printf(m, "%pS %ps %s%s\n", alloc_tramp_site_addr(site),
-				   alloc_tramp_site_target(site), state, stub);
-		}
-	}
-	mutex_unlock(&alloc_tramp_mutex);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(sites);
-
-/* "file:line func module target", the line of a site in the files below */
-static void show_site(struct seq_file *m, const struct alloc_tramp_site *site)
-{
-	struct alloc_tramp_site_desc d;
-
-	site_desc(site, &d);
-	seq_printf(m, "%s:%u %s %s %s", d.file, d.line, d.func, d.module,
-		   d.target);
-}
-
-/* alloc_trampolines/available_sites: every site that can be patched */
-static int available_sites_show(struct seq_file *m, void *v)
-{
-	struct alloc_tramp_table *t;
-	unsigned int i;
-
-	mutex_lock(&alloc_tramp_mutex);
-	list_for_each_entry(t, &alloc_tramp_tables, list)
-		for (i = next_live_site(t, 0); i < t->nr_sites;
-		     i = next_live_site(t, i + 1)) {
-			show_site(m, &t->sites[i]);
-			seq_putc(m, '\n');
-		}
-	mutex_unlock(&alloc_tramp_mutex);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(available_sites);
-
-/* alloc_trampolines/enabled_sites: the sites patched now, "bytes calls" */
-static int enabled_sites_show(struct seq_file *m, void *v)
-{
-	struct alloc_tramp_table *t;
-	unsigned int i;
-
-	mutex_lock(&alloc_tramp_mutex);
-	list_for_each_entry(t, &alloc_tramp_tables, list) {
-		table_forget_gone(t);
-		for_each_set_bit(i, t->profiled, t->nr_sites) {
-			struct alloc_tag *tag = alloc_tramp_site_tag(&t->sites[i]);
-			struct alloc_tag_counters c = alloc_tag_read(tag);
-
-			show_site(m, &t->sites[i]);
-			seq_printf(m, " %llu %llu\n", c.bytes, c.calls);
-		}
-	}
-	mutex_unlock(&alloc_tramp_mutex);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(enabled_sites);
-
-/* Does a query match any site that can be patched?  For the writes. */
-static bool query_matches_a_site(const struct alloc_tramp_query *q, void *arg)
-{
-	struct alloc_tramp_site_desc d;
-	struct alloc_tramp_table *t;
-	unsigned int i;
-
-	list_for_each_entry(t, &alloc_tramp_tables, list)
-		for (i = next_live_site(t, 0); i < t->nr_sites;
-		     i = next_live_site(t, i + 1)) {
-			site_desc(&t->sites[i], &d);
-			if (alloc_tramp_query_match(q, &d))
-				return true;
-		}
-	return false;
-}
-
-/* The filters changed: choose again, and patch what is chosen now. */
-static void alloc_tramp_rechoose(void)
+void alloc_tramp_rechoose(void)
 {
 	struct alloc_tramp_table *t;
 
@@ -1248,120 +1029,21 @@ static void alloc_tramp_rechoose(void)
 		tables_patch(NULL, true, false);
 }
 
-/*
- * set_site_filter and set_site_notrace, as set_ftrace_filter: ">" (an
- * open with O_TRUNC) replaces the queries, ">>" adds to them, and an
- * open with O_TRUNC and no write clears them.  A write is taken whole
- * or refused whole.
- */
-struct filter_file {
-	struct alloc_tramp_filter *filter;
-	bool replace;
-	bool written;
-};
-
-static struct filter_file *filter_file(struct file *file)
-{
-	if (file->f_mode & FMODE_READ)
-		return ((struct seq_file *)file->private_data)->private;
-	return file->private_data;
-}
-
-/* The queries as comments, then the chosen sites. */
-static int filter_show(struct seq_file *m, void *v)
-{
-	struct alloc_tramp_filter *f = ((struct filter_file *)m->private)->filter;
-	bool all = f == &site_filter;
-	struct alloc_tramp_site_desc d;
-	struct alloc_tramp_query *q;
-	struct alloc_tramp_table *t;
-	unsigned int i;
-
-	mutex_lock(&alloc_tramp_mutex);
-	list_for_each_entry(q, &f->queries, list)
-		seq_printf(m, "# %s\n", q->text);
-	if (all && alloc_tramp_filter_empty(f))
-		seq_puts(m, "#### all sites ####\n");
-	if (alloc_tramp_filter_empty(f))
-		goto out;
-	list_for_each_entry(t, &alloc_tramp_tables, list)
-		for (i = next_live_site(t, 0); i < t->nr_sites;
-		     i = next_live_site(t, i + 1)) {
-			site_desc(&t->sites[i], &d);
-			if (!alloc_tramp_filter_chosen(f, &d, all))
-				continue;
-			show_site(m, &t->sites[i]);
-			seq_putc(m, '\n');
-		}
-out:
-	mutex_unlock(&alloc_tramp_mutex);
-	return 0;
-}
-
 #ifdef CONFIG_ALLOC_TRAMP_FAULT_INJECTION
-/*
- * alloc_trampolines/fail_sites, written as the filter files are: each line
- * "QUERY fail [every N] [times N] [probability P] [after N]" or "QUERY
- * nofail"; the last line that matches a site decides.  Read: the lines as
- * comments, then each armed site, its settings and counts.
+/**
+ * alloc_tramp_fail_apply - arm and disarm every site as the lines say now
+ *
+ * Called with alloc_tramp_mutex held, after alloc_tramp_fail_lines changed.
+ *
+ * Return: 0, or the error of making the state of an armed tag; then
+ * nothing changed.
  */
-static int fail_sites_show(struct seq_file *m, void *v)
-{
-	struct alloc_tramp_query *q;
-	struct alloc_tramp_table *t;
-	unsigned int i;
-
-	mutex_lock(&alloc_tramp_mutex);
-	list_for_each_entry(q, &fail_lines.queries, list)
-		seq_printf(m, "# %s\n", q->text);
-	list_for_each_entry(t, &alloc_tramp_tables, list) {
-		table_forget_gone(t);
-		for_each_set_bit(i, t->armed, t->nr_sites) {
-			show_site(m, &t->sites[i]);
-			alloc_tramp_fail_show(m, alloc_tramp_site_tag(&t->sites[i]));
-			seq_putc(m, '\n');
-		}
-	}
-	mutex_unlock(&alloc_tramp_mutex);
-	return 0;
-}
-
-/*
- * A line must match a site it can arm or disarm now, unless it names a
- * module that is not loaded: that module may come later, and its sites
- * are armed before its init runs.
- */
-static bool fail_line_matches(const struct alloc_tramp_query *q, void *arg)
-{
-	struct alloc_tramp_site_desc d;
-	struct alloc_tramp_table *t;
-	bool loaded = false;
-	unsigned int i;
-
-	list_for_each_entry(t, &alloc_tramp_tables, list)
-		loaded = loaded || (q->module && glob_match(q->module, t->name));
-	if (q->module && !loaded)
-		return true;
-	list_for_each_entry(t, &alloc_tramp_tables, list)
-		for (i = next_live_site(t, 0); i < t->nr_sites;
-		     i = next_live_site(t, i + 1)) {
-			const struct alloc_tramp_site *site = &t->sites[i];
-
-			if (!alloc_tramp_fail_target_ok(arch_alloc_tramp_target(site, NULL)))
-				continue;
-			site_desc(site, &d);
-			if (alloc_tramp_query_match(q, &d))
-				return true;
-		}
-	return false;
-}
-
-/* Arm and disarm every site as the lines say now. */
-static int fail_apply(void)
+int alloc_tramp_fail_apply(void)
 {
 	struct alloc_tramp_table *t;
 	int ret;
 
+	lockdep_assert_held(&alloc_tramp_mutex);
 	list_for_each_entry(t, &alloc_tramp_tables, list) {
 		ret = table_fail_choose(t, true);
 		if (ret) {
@@ -1376,289 +1058,13 @@ static int fail_apply(void)
 	alloc_tramp_fail_drop(true);
 	return 0;
 }
-
-/* At most this many lines: ">" replaces them. */
-#define ALLOC_TRAMP_FAIL_LINES	64
-
-static int fail_set(const char *buf, size_t len, bool replace)
-{
-	struct alloc_tramp_filter lines = ALLOC_TRAMP_FILTER_INIT(lines);
-	struct alloc_tramp_filter old = ALLOC_TRAMP_FILTER_INIT(old);
-	struct list_head *last;
-	int ret;
-
-	ret = alloc_tramp_filter_update(&lines, buf, len, true,
-					ALLOC_TRAMP_QUERY_FAIL,
-					fail_line_matches, NULL);
-	if (ret)
-		return ret;
-	if (replace)
-		list_splice_init(&fail_lines.queries, &old.queries);
-	last = fail_lines.queries.prev;
-	list_splice_tail_init(&lines.queries, &fail_lines.queries);
-	ret = list_count_nodes(&fail_lines.queries) > ALLOC_TRAMP_FAIL_LINES ?
-	      -ENOSPC : fail_apply();
-	if (ret) {
-		if (ret == -ENOSPC)
-			pr_warn("refused a write: fail_sites keeps %d lines at most\n",
-				ALLOC_TRAMP_FAIL_LINES);
-		while (fail_lines.queries.prev != last)
-			list_move(fail_lines.queries.prev, &lines.queries);
-		list_splice(&old.queries, &fail_lines.queries);
-		alloc_tramp_filter_clear(&lines);
-		return ret;
-	}
-	alloc_tramp_filter_clear(&old);
-	return 0;
-}
-
-static bool is_fail_sites(struct alloc_tramp_filter *f)
-{
-	return f == &fail_lines;
-}
-#else
-static int fail_sites_show(struct seq_file *m, void *v)
-{
-	return 0;
-}
-
-static int fail_set(const char *buf, size_t len, bool replace)
-{
-	return -EOPNOTSUPP;
-}
-
-static bool is_fail_sites(struct alloc_tramp_filter *f)
-{
-	return false;
-}
 #endif
 
-static int filter_open(struct inode *inode, struct file *file)
-{
-	struct filter_file *ff;
-	int ret;
-
-	ff = kzalloc(sizeof(*ff), GFP_KERNEL);
-	if (!ff)
-		return -ENOMEM;
-	ff->filter = inode->i_private;
-	ff->replace = (file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC);
-	if (!(file->f_mode & FMODE_READ)) {
-		file->private_data = ff;
-		return 0;
-	}
-	ret = single_open(file, is_fail_sites(ff->filter) ? fail_sites_show :
-						     filter_show, ff);
-	if (ret)
-		kfree(ff);
-	return ret;
-}
-
-static int filter_set(struct alloc_tramp_filter *f, const char *buf,
-		      size_t len, bool replace)
-{
-	int ret;
-
-	if (is_fail_sites(f))
-		return fail_set(buf, len, replace);
-	ret = alloc_tramp_filter_update(f, buf, len, replace,
-					ALLOC_TRAMP_QUERY_FILTER,
-					query_matches_a_site, NULL);
-	if (!ret)
-		alloc_tramp_rechoose();
-	return ret;
-}
-
-static ssize_t filter_write(struct file *file, const char __user *ubuf,
-			    size_t count, loff_t *ppos)
-{
-	struct filter_file *ff = filter_file(file);
-	bool replace = ff->replace && !ff->written;
-	char *buf;
-	int ret;
-
-	/* Even a refused write makes the close not clear the filter. */
-	ff->written = true;
-	if (count > ALLOC_TRAMP_WRITE_MAX) {
-		pr_warn("refused a write of over %d bytes\n", ALLOC_TRAMP_WRITE_MAX);
-		return -EINVAL;
-	}
-	buf = memdup_user(ubuf, count);
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
-
-	ret = -EBUSY;
-	if (mutex_trylock(&alloc_tramp_mutex)) {
-		ret = filter_set(ff->filter, buf, count, replace);
-		mutex_unlock(&alloc_tramp_mutex);
-	}
-	kfree(buf);
-	return ret ? ret : count;
-}
-
-static int filter_release(struct inode *inode, struct file *file)
-{
-	struct filter_file *ff = filter_file(file);
-
-	/* ": > set_site_filter" */
-	if (ff->replace && !ff->written) {
-		mutex_lock(&alloc_tramp_mutex);
-		filter_set(ff->filter, "", 0, true);
-		mutex_unlock(&alloc_tramp_mutex);
-	}
-	if (file->f_mode & FMODE_READ)
-		single_release(inode, file);
-	kfree(ff);
-	return 0;
-}
-
-static const struct file_operations filter_fops = {
-	.open		= filter_open,
-	.read		= seq_read,
-	.write		= filter_write,
-	.llseek		= seq_lseek,
-	.release	= filter_release,
-};
-
 /*
- * /sys/kernel/debug/allocations.ctx: "QUERY enable [every N]" or "QUERY
- * disable" starts or stops the capture of allocation contexts at the
- * sites QUERY matches; reading lists the captured tags, each with its
- * report line and its live captures.
+ * The switch is /sys/kernel/mm/alloc_trampolines/enabled; the reports and
+ * control files are in /sys/kernel/debug/alloc_trampolines, each made by
+ * the file of its concern.
  */
-static void ctx_show_table(struct seq_file *m, struct alloc_tramp_table *t)
-{
-	unsigned int i;
-
-	for (i = 0; i < t->nr_tags; i++) {
-		struct alloc_tag *tag = &t->tags[i];
-
-		if (!(READ_ONCE(tag->ct.flags) & CODETAG_FLAG_CTX_LIVE))
-			continue;
-		show_tag(m, tag, alloc_tag_read(tag));
-		alloc_tramp_ctx_show(m, tag);
-	}
-}
-
-static int allocations_ctx_show(struct seq_file *m, void *v)
-{
-	struct alloc_tramp_table *t;
-
-	mutex_lock(&alloc_tramp_mutex);
-	alloc_tramp_ctx_show_totals(m);
-	list_for_each_entry(t, &alloc_tramp_tables, list)
-		ctx_show_table(m, t);
-	list_for_each_entry(t, &alloc_tramp_kept, retired)
-		ctx_show_table(m, t);
-	mutex_unlock(&alloc_tramp_mutex);
-	return 0;
-}
-
-/* Prepare every tag first, so that a failure changes nothing. */
-static int ctx_apply(struct alloc_tramp_filter *lines, bool prepare)
-{
-	struct alloc_tramp_site_desc d;
-	struct alloc_tramp_query *q;
-	struct alloc_tramp_table *t;
-	unsigned int i;
-	int ret;
-
-	list_for_each_entry(q, &lines->queries, list) {
-		list_for_each_entry(t, &alloc_tramp_tables, list)
-			for (i = next_live_site(t, 0); i < t->nr_sites;
-			     i = next_live_site(t, i + 1)) {
-				struct alloc_tag *tag = alloc_tramp_site_tag(&t->sites[i]);
-
-				site_desc(&t->sites[i], &d);
-				if (!alloc_tramp_query_match(q, &d))
-					continue;
-				if (!prepare) {
-					alloc_tramp_ctx_set(tag, q);
-					continue;
-				}
-				if (q->action != ALLOC_TRAMP_CTX_ENABLE)
-					continue;
-				ret = alloc_tramp_ctx_prepare(tag);
-				if (ret)
-					return ret;
-			}
-	}
-	return 0;
-}
-
-static ssize_t allocations_ctx_write(struct file *file, const char __user *ubuf,
-				     size_t count, loff_t *ppos)
-{
-	struct alloc_tramp_filter lines = ALLOC_TRAMP_FILTER_INIT(lines);
-	char *buf;
-	int ret;
-
-	if (count > ALLOC_TRAMP_WRITE_MAX) {
-		pr_warn("refused a write of over %d bytes\n", ALLOC_TRAMP_WRITE_MAX);
-		return -EINVAL;
-	}
-	buf = memdup_user(ubuf, count);
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
-
-	ret = -EBUSY;
-	if (mutex_trylock(&alloc_tramp_mutex)) {
-		ret = alloc_tramp_filter_update(&lines, buf, count, true,
-						ALLOC_TRAMP_QUERY_CTX,
-						query_matches_a_site, NULL);
-		if (!ret)
-			ret = ctx_apply(&lines, true);
-		if (!ret)
-			ctx_apply(&lines, false);
-		mutex_unlock(&alloc_tramp_mutex);
-	}
-	alloc_tramp_filter_clear(&lines);
-	kfree(buf);
-	return ret ? ret : count;
-}
-
-static int allocations_ctx_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, allocations_ctx_show, NULL);
-}
-
-/*
- * /sys/kernel/debug/alloc_trampolines/tables: each table, "vmlinux" or
- * its module's name, its state and its size.  A module's table is "live"
- * while the module is, "retired" between its end and the unload of its
- * tags, and "kept" while memory from its tags outlives it.
- */
-static void table_show_line(struct seq_file *m, struct alloc_tramp_table *t,
-			    const char *state)
-{
-	seq_printf(m, "%s %s %u sites %u tags\n", t->name, state, t->nr_sites,
-		   t->nr_tags);
-}
-
-static int tables_show(struct seq_file *m, void *v)
-{
-	struct alloc_tramp_table *t;
-
-	mutex_lock(&alloc_tramp_mutex);
-	list_for_each_entry(t, &alloc_tramp_tables, list)
-		table_show_line(m, t, "live");
-	list_for_each_entry(t, &alloc_tramp_retired, retired)
-		table_show_line(m, t, "retired");
-	list_for_each_entry(t, &alloc_tramp_kept, retired)
-		table_show_line(m, t, "kept");
-	mutex_unlock(&alloc_tramp_mutex);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(tables);
-
-static const struct file_operations allocations_ctx_fops = {
-	.open		= allocations_ctx_open,
-	.read		= seq_read,
-	.write		= allocations_ctx_write,
-	.llseek		= seq_lseek,
-	.release	= single_release,
-};
-
 static int __init alloc_tramp_interfaces_init(void)
 {
 	struct dentry *dir;
@@ -1668,23 +1074,11 @@ static int __init alloc_tramp_interfaces_init(void)
 	if (!kobj || sysfs_create_group(kobj, &alloc_tramp_attr_group))
 		pr_err("cannot create /sys/kernel/mm/alloc_trampolines\n");
 
-	debugfs_create_file("allocations", 0400, NULL, NULL, &allocations_fops);
-	debugfs_create_file("allocations.ctx", 0600, NULL, NULL,
-			    &allocations_ctx_fops);
 	dir = debugfs_create_dir("alloc_trampolines", NULL);
-	debugfs_create_file("sites", 0400, dir, NULL, &sites_fops);
-	debugfs_create_file("tables", 0400, dir, NULL, &tables_fops);
-	debugfs_create_file("available_sites", 0400, dir, NULL,
-			    &available_sites_fops);
-	debugfs_create_file("enabled_sites", 0400, dir, NULL,
-			    &enabled_sites_fops);
-	debugfs_create_file("set_site_filter", 0600, dir, &site_filter,
-			    &filter_fops);
-	debugfs_create_file("set_site_notrace", 0600, dir, &site_notrace,
-			    &filter_fops);
-	if (IS_ENABLED(CONFIG_ALLOC_TRAMP_FAULT_INJECTION))
-		debugfs_create_file("fail_sites", 0600, dir, &fail_lines,
-				    &filter_fops);
+	alloc_tramp_report_init(dir);
+	alloc_tramp_control_init(dir);
+	alloc_tramp_fail_init(dir);
+	alloc_tramp_ctx_init();
 	return 0;
 }
 late_initcall(alloc_tramp_interfaces_init);

@@ -16,11 +16,14 @@
  * of allocations.ctx holds it only to copy a few captures at a time, and
  * prints them without it.  A cursor in the tag's list keeps its place
  * while it prints, whatever is freed meanwhile.
+ *
+ * The file allocations.ctx, at the end, chooses the tags and reads them.
  */
 #define pr_fmt(fmt) "alloc_tramp: " fmt
 
 #include <linux/alloc_tag.h>
 #include <linux/alloc_tramp.h>
+#include <linux/debugfs.h>
 #include <linux/hashtable.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
@@ -30,9 +33,10 @@
 #include <linux/stackdepot.h>
 #include <linux/stacktrace.h>
 #include <linux/timekeeping.h>
+#include <linux/uaccess.h>
 
+#include "alloc_tramp_core.h"
 #include "alloc_tramp_ctx.h"
-#include "alloc_tramp_query.h"
 
 #define CTX_STACK_DEPTH	16
 /* List entries a reader walks per hold of ctx_lock */
@@ -284,7 +288,7 @@ static int ctx_init(void)
  *
  * Return: 0 or -ENOMEM.
  */
-int alloc_tramp_ctx_prepare(struct alloc_tag *tag)
+static int alloc_tramp_ctx_prepare(struct alloc_tag *tag)
 {
 	struct alloc_tramp_ctx_tag *ct;
 	unsigned long flags;
@@ -315,7 +319,7 @@ int alloc_tramp_ctx_prepare(struct alloc_tag *tag)
  *
  * Disabling keeps the captures taken; they go with their allocations.
  */
-void alloc_tramp_ctx_set(struct alloc_tag *tag, const struct alloc_tramp_query *q)
+static void alloc_tramp_ctx_set(struct alloc_tag *tag, const struct alloc_tramp_query *q)
 {
 	struct alloc_tramp_ctx_tag *ct;
 	unsigned long flags;
@@ -435,7 +439,7 @@ static void ctx_snap_show(struct seq_file *m, const struct ctx_snap *snap)
  *
  * Context: Process context, may sleep.  Readers take turns.
  */
-void alloc_tramp_ctx_show(struct seq_file *m, struct alloc_tag *tag)
+static void alloc_tramp_ctx_show(struct seq_file *m, struct alloc_tag *tag)
 {
 	struct ctx_reader *r = &ctx_reader;
 	unsigned long captured, live, flags;
@@ -484,8 +488,127 @@ out:
  *
  * And how many were dropped, since boot, for want of memory.
  */
-void alloc_tramp_ctx_show_totals(struct seq_file *m)
+static void alloc_tramp_ctx_show_totals(struct seq_file *m)
 {
 	seq_printf(m, "# captures in memory: %ld, dropped for want of memory: %ld\n",
 		   atomic_long_read(&ctx_objects), atomic_long_read(&ctx_dropped));
+}
+
+/*
+ * /sys/kernel/debug/allocations.ctx: "QUERY enable [every N]" or "QUERY
+ * disable" starts or stops the capture of allocation contexts at the
+ * sites QUERY matches; reading lists the captured tags, each with its
+ * report line and its live captures.
+ */
+static void ctx_show_table(struct seq_file *m, struct alloc_tramp_table *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->nr_tags; i++) {
+		struct alloc_tag *tag = &t->tags[i];
+
+		if (!(READ_ONCE(tag->ct.flags) & CODETAG_FLAG_CTX_LIVE))
+			continue;
+		alloc_tramp_show_tag(m, tag, alloc_tag_read(tag));
+		alloc_tramp_ctx_show(m, tag);
+	}
+}
+
+static int allocations_ctx_show(struct seq_file *m, void *v)
+{
+	struct alloc_tramp_table *t;
+
+	mutex_lock(&alloc_tramp_mutex);
+	alloc_tramp_ctx_show_totals(m);
+	list_for_each_entry(t, &alloc_tramp_tables, list)
+		ctx_show_table(m, t);
+	list_for_each_entry(t, &alloc_tramp_kept, retired)
+		ctx_show_table(m, t);
+	mutex_unlock(&alloc_tramp_mutex);
+	return 0;
+}
+
+/* Prepare every tag first, so that a failure changes nothing. */
+static int ctx_apply(struct alloc_tramp_filter *lines, bool prepare)
+{
+	struct alloc_tramp_site_desc d;
+	struct alloc_tramp_query *q;
+	struct alloc_tramp_table *t;
+	unsigned int i;
+	int ret;
+
+	list_for_each_entry(q, &lines->queries, list) {
+		list_for_each_entry(t, &alloc_tramp_tables, list)
+			for (i = alloc_tramp_next_site(t, 0); i < t->nr_sites;
+			     i = alloc_tramp_next_site(t, i + 1)) {
+				struct alloc_tag *tag = alloc_tramp_site_tag(&t->sites[i]);
+
+				alloc_tramp_site_desc(&t->sites[i], &d);
+				if (!alloc_tramp_query_match(q, &d))
+					continue;
+				if (!prepare) {
+					alloc_tramp_ctx_set(tag, q);
+					continue;
+				}
+				if (q->action != ALLOC_TRAMP_CTX_ENABLE)
+					continue;
+				ret = alloc_tramp_ctx_prepare(tag);
+				if (ret)
+					return ret;
+			}
+	}
+	return 0;
+}
+
+static ssize_t allocations_ctx_write(struct file *file, const char __user *ubuf,
+				     size_t count, loff_t *ppos)
+{
+	struct alloc_tramp_filter lines = ALLOC_TRAMP_FILTER_INIT(lines);
+	char *buf;
+	int ret;
+
+	if (count > ALLOC_TRAMP_WRITE_MAX) {
+		pr_warn("refused a write of over %d bytes\n", ALLOC_TRAMP_WRITE_MAX);
+		return -EINVAL;
+	}
+	buf = memdup_user(ubuf, count);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+
+	ret = -EBUSY;
+	if (mutex_trylock(&alloc_tramp_mutex)) {
+		ret = alloc_tramp_filter_update(&lines, buf, count, true,
+						ALLOC_TRAMP_QUERY_CTX,
+						alloc_tramp_matches_a_site, NULL);
+		if (!ret)
+			ret = ctx_apply(&lines, true);
+		if (!ret)
+			ctx_apply(&lines, false);
+		mutex_unlock(&alloc_tramp_mutex);
+	}
+	alloc_tramp_filter_clear(&lines);
+	kfree(buf);
+	return ret ? ret : count;
+}
+
+static int allocations_ctx_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, allocations_ctx_show, NULL);
+}
+
+static const struct file_operations allocations_ctx_fops = {
+	.open		= allocations_ctx_open,
+	.read		= seq_read,
+	.write		= allocations_ctx_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+/**
+ * alloc_tramp_ctx_init - make allocations.ctx
+ */
+void __init alloc_tramp_ctx_init(void)
+{
+	debugfs_create_file("allocations.ctx", 0600, NULL, NULL,
+			    &allocations_ctx_fops);
 }

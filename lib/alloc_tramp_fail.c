@@ -11,17 +11,20 @@
  * before, patched or not: nothing here costs them anything.
  *
  * The state of an armed site is kept per tag, hashed by the tag: the
- * sites of one source line share it.  alloc_tramp.c decides which sites
- * are armed (the fail_sites lines), under alloc_tramp_mutex, which every
- * function here but __alloc_tramp_should_fail() is called with.
+ * sites of one source line share it.  The fail_sites file, here too, keeps
+ * the lines; alloc_tramp.c decides from them which sites are armed, under
+ * alloc_tramp_mutex, which every function here but
+ * __alloc_tramp_should_fail() is called with.
  */
 #define pr_fmt(fmt) "alloc_tramp: " fmt
 
 #include <linux/alloc_tag.h>
 #include <linux/alloc_tramp.h>
 #include <linux/atomic.h>
+#include <linux/debugfs.h>
 #include <linux/errno.h>
 #include <linux/gfp.h>
+#include <linux/glob.h>
 #include <linux/hashtable.h>
 #include <linux/mempool.h>
 #include <linux/mm.h>
@@ -34,8 +37,8 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
+#include "alloc_tramp_core.h"
 #include "alloc_tramp_fail.h"
-#include "alloc_tramp_query.h"
 
 /* The gfp column of <linux/alloc_tramp_targets.h> */
 #define ALLOC_TRAMP_GFP_0	0
@@ -387,12 +390,8 @@ void alloc_tramp_fail_forget(struct alloc_tag *tags, unsigned int nr)
 	}
 }
 
-/**
- * alloc_tramp_fail_show - the settings and counts of an armed tag
- * @m:   the fail_sites file
- * @tag: the tag
- */
-void alloc_tramp_fail_show(struct seq_file *m, struct alloc_tag *tag)
+/* The settings and counts of an armed tag, in fail_sites */
+static void fail_show(struct seq_file *m, struct alloc_tag *tag)
 {
 	struct alloc_tramp_fail *f = fail_find(tag);
 
@@ -401,4 +400,113 @@ void alloc_tramp_fail_show(struct seq_file *m, struct alloc_tag *tag)
 	seq_printf(m, " fail every %lu times %lu probability %lu after %lu calls %ld failed %ld",
 		   f->every, f->times, f->probability, f->after,
 		   atomic_long_read(&f->calls), atomic_long_read(&f->failed));
+}
+
+/*
+ * alloc_trampolines/fail_sites, written as the filter files are: each line
+ * "QUERY fail [every N] [times N] [probability P] [after N]" or "QUERY
+ * nofail"; the last line that matches a site decides.  Read: the lines as
+ * comments, then each armed site, its settings and counts.
+ */
+static int fail_sites_show(struct seq_file *m, void *v)
+{
+	struct alloc_tramp_query *q;
+	struct alloc_tramp_table *t;
+	unsigned int i;
+
+	mutex_lock(&alloc_tramp_mutex);
+	list_for_each_entry(q, &alloc_tramp_fail_lines.queries, list)
+		seq_printf(m, "# %s\n", q->text);
+	list_for_each_entry(t, &alloc_tramp_tables, list) {
+		alloc_tramp_forget_gone(t);
+		for_each_set_bit(i, t->armed, t->nr_sites) {
+			alloc_tramp_show_site(m, &t->sites[i]);
+			fail_show(m, alloc_tramp_site_tag(&t->sites[i]));
+			seq_putc(m, '\n');
+		}
+	}
+	mutex_unlock(&alloc_tramp_mutex);
+	return 0;
+}
+
+/*
+ * A line must match a site it can arm or disarm now, unless it names a
+ * module that is not loaded: that module may come later, and its sites
+ * are armed before its init runs.
+ */
+static bool fail_line_matches(const struct alloc_tramp_query *q, void *arg)
+{
+	struct alloc_tramp_site_desc d;
+	struct alloc_tramp_table *t;
+	bool loaded = false;
+	unsigned int i;
+
+	list_for_each_entry(t, &alloc_tramp_tables, list)
+		loaded = loaded || (q->module && glob_match(q->module, t->name));
+	if (q->module && !loaded)
+		return true;
+	list_for_each_entry(t, &alloc_tramp_tables, list)
+		for (i = alloc_tramp_next_site(t, 0); i < t->nr_sites;
+		     i = alloc_tramp_next_site(t, i + 1)) {
+			const struct alloc_tramp_site *site = &t->sites[i];
+
+			if (!alloc_tramp_fail_target_ok(arch_alloc_tramp_target(site, NULL)))
+				continue;
+			alloc_tramp_site_desc(site, &d);
+			if (alloc_tramp_query_match(q, &d))
+				return true;
+		}
+	return false;
+}
+
+/* At most this many lines: ">" replaces them. */
+#define ALLOC_TRAMP_FAIL_LINES	64
+
+static int fail_set(struct alloc_tramp_filter *f, const char *buf, size_t len,
+		    bool replace)
+{
+	struct alloc_tramp_filter lines = ALLOC_TRAMP_FILTER_INIT(lines);
+	struct alloc_tramp_filter old = ALLOC_TRAMP_FILTER_INIT(old);
+	struct list_head *last;
+	int ret;
+
+	ret = alloc_tramp_filter_update(&lines, buf, len, true,
+					ALLOC_TRAMP_QUERY_FAIL,
+					fail_line_matches, NULL);
+	if (ret)
+		return ret;
+	if (replace)
+		list_splice_init(&alloc_tramp_fail_lines.queries, &old.queries);
+	last = alloc_tramp_fail_lines.queries.prev;
+	list_splice_tail_init(&lines.queries, &alloc_tramp_fail_lines.queries);
+	ret = list_count_nodes(&alloc_tramp_fail_lines.queries) > ALLOC_TRAMP_FAIL_LINES ?
+	      -ENOSPC : alloc_tramp_fail_apply();
+	if (ret) {
+		if (ret == -ENOSPC)
+			pr_warn("refused a write: fail_sites keeps %d lines at most\n",
+				ALLOC_TRAMP_FAIL_LINES);
+		while (alloc_tramp_fail_lines.queries.prev != last)
+			list_move(alloc_tramp_fail_lines.queries.prev, &lines.queries);
+		list_splice(&old.queries, &alloc_tramp_fail_lines.queries);
+		alloc_tramp_filter_clear(&lines);
+		return ret;
+	}
+	alloc_tramp_filter_clear(&old);
+	return 0;
+}
+
+static const struct alloc_tramp_query_file fail_sites_file = {
+	.filter	= &alloc_tramp_fail_lines,
+	.show	= fail_sites_show,
+	.set	= fail_set,
+};
+
+/**
+ * alloc_tramp_fail_init - make fail_sites
+ * @dir: /sys/kernel/debug/alloc_trampolines
+ */
+void __init alloc_tramp_fail_init(struct dentry *dir)
+{
+	debugfs_create_file("fail_sites", 0600, dir, (void *)&fail_sites_file,
+			    &alloc_tramp_query_fops);
 }

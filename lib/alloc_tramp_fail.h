@@ -7,11 +7,6 @@
 
 struct alloc_tag;
 struct alloc_tramp_query;
-struct mutex;
-struct seq_file;
-
-/* lib/alloc_tramp.c: serializes everything here but the fail entries */
-extern struct mutex alloc_tramp_mutex;
 
 #ifdef CONFIG_ALLOC_TRAMP_FAULT_INJECTION
 
@@ -21,7 +16,6 @@ void alloc_tramp_fail_publish(void);
 void alloc_tramp_fail_drop(bool unstaged);
 void alloc_tramp_fail_abort(void);
 void alloc_tramp_fail_forget(struct alloc_tag *tags, unsigned int nr);
-void alloc_tramp_fail_show(struct seq_file *m, struct alloc_tag *tag);
 
 #else
 
