@@ -48,14 +48,19 @@ mkdir -p "$logdir"
 	echo "not ok - $name: build the test modules # see $logdir/modules.log"
 # User-space tools of the tree, static, for /bin of the guest
 mkdir -p "$build/tools"
-gcc -static -O2 -Wall -o "$build/tools/alloc_report" "$top/tools/mm/alloc_report.c" ||
+gcc -static -O2 -Wall -I"$top/include/uapi" -o "$build/tools/alloc_report" \
+	"$top/tools/mm/alloc_report.c" ||
 	echo "not ok - $name: build tools/mm/alloc_report"
 # and the macro workload of make bench
 gcc -static -O2 -Wall -o "$build/tools/alloc_bench_macro" "$top/selftests/bench/macro.c" ||
 	echo "not ok - $name: build selftests/bench/macro.c"
 gcc -static -O2 -Wall -o "$build/tools/alloc_tramp_migrate" "$top/selftests/alloc_tramp/migrate.c" ||
 	echo "not ok - $name: build selftests/alloc_tramp/migrate.c"
-GUEST_TOOLS="$build/tools/alloc_report $build/tools/alloc_bench_macro $build/tools/alloc_tramp_migrate" \
+gcc -static -O2 -Wall -I"$top/include/uapi" -o "$build/tools/alloc_tramp_allocinfo" \
+	"$top/selftests/alloc_tramp/allocinfo_ioctl.c" ||
+	echo "not ok - $name: build selftests/alloc_tramp/allocinfo_ioctl.c"
+GUEST_TOOLS="$build/tools/alloc_report $build/tools/alloc_bench_macro $build/tools/alloc_tramp_migrate
+	$build/tools/alloc_tramp_allocinfo" \
 MODULES_DIR=$build/modules/$variant "$here/mkinitramfs.sh" "$top" \
 	"$logdir/initramfs.cpio" $tests
 "$here/boot-guest.sh" "$obj/arch/x86/boot/bzImage" "$logdir/initramfs.cpio" \

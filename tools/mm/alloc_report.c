@@ -9,14 +9,21 @@
  *
  *   alloc_report [-n N] [-s bytes|calls] [FILE]   the top N sites
  *   alloc_report -d [-a] [-n N] OLD NEW           what grew from OLD to NEW
+ *   alloc_report -q [FILTER...]                   the tags, through ioctl()
  *
- * FILE "-" or none is standard input.  Only libc is needed.
+ * FILE "-" or none is standard input.  -q asks /proc/allocinfo for the
+ * tags a filter matches, one at a time (<linux/alloc_tag.h>, as later
+ * kernels have it), and prints them as /proc/allocinfo does.  Only libc
+ * and the uapi headers are needed (-I include/uapi).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
+#include <linux/alloc_tag.h>
 
 struct site {
 	char *key;		/* "file:line module:M func:F" */
@@ -197,35 +204,119 @@ static void help(void)
 	fprintf(stderr,
 		"usage: alloc_report [-n N] [-s bytes|calls] [FILE]\n"
 		"       alloc_report -d [-a] [-n N] [-s bytes|calls] OLD NEW\n"
+		"       alloc_report -q [-n N] [-p POS] [-M MODULE] [-f FUNC] [-F FILE]\n"
+		"                      [-l LINE] [-A 0|1] [-b MIN] [-B MAX]\n"
+		"       alloc_report -c\n"
 		"  -n N  show N sites (default 20, 0: all)\n"
 		"  -s    sort by bytes (default) or calls\n"
 		"  -d    show what changed from snapshot OLD to NEW, growth first\n"
-		"  -a    with -d, also the sites that shrank or went\n");
+		"  -a    with -d, also the sites that shrank or went\n"
+		"  -q    the tags of /proc/allocinfo the filter matches, from the\n"
+		"        POS-th (0), in its order and format, through ioctl():\n"
+		"        module (\"\" for the kernel), function, file, line, accurate:no\n"
+		"        (1) or not (0), bytes at least MIN, at most MAX\n"
+		"  -c    the content id of /proc/allocinfo: it changes when a\n"
+		"        module with tags comes or goes\n");
 	exit(2);
+}
+
+static void set_str(char *field, const char *arg)
+{
+	if (strlen(arg) >= ALLOCINFO_STR_SIZE)
+		arg += strlen(arg) - (ALLOCINFO_STR_SIZE - 1);
+	snprintf(field, ALLOCINFO_STR_SIZE, "%s", arg);
+}
+
+static unsigned long long number(const char *arg)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 0);
+	if (!*arg || *end || errno)
+		help();
+	return v;
+}
+
+static void print_tag(const struct allocinfo_tag_data *d)
+{
+	printf("%12lld %8llu %s:%llu", (long long)d->counter.bytes,
+	       (unsigned long long)d->counter.calls, d->tag.filename,
+	       (unsigned long long)d->tag.lineno);
+	if (d->tag.modname[0])
+		printf(" [%s]", d->tag.modname);
+	printf(" func:%s%s\n", d->tag.function,
+	       d->counter.accurate ? "" : " accurate:no");
+}
+
+/* -q: GET_AT the first, GET_NEXT the others; -c: CONTENT_ID */
+static int query(struct allocinfo_get_at *at, long n, int content_id)
+{
+	struct allocinfo_content_id id;
+	struct allocinfo_tag_data d;
+	long shown = 0;
+	int fd;
+
+	fd = open("/proc/allocinfo", O_RDONLY);
+	if (fd < 0)
+		die(strerror(errno), "/proc/allocinfo");
+	if (content_id) {
+		if (ioctl(fd, ALLOCINFO_IOC_CONTENT_ID, &id))
+			die(strerror(errno), "ALLOCINFO_IOC_CONTENT_ID");
+		printf("%llu\n", (unsigned long long)id.id);
+		return 0;
+	}
+	if (ioctl(fd, ALLOCINFO_IOC_GET_AT, at)) {
+		if (errno == ENOENT)
+			return 1;
+		die(strerror(errno), "ALLOCINFO_IOC_GET_AT");
+	}
+	d = at->data;
+	for (;;) {
+		print_tag(&d);
+		if (n && ++shown >= n)
+			break;
+		if (ioctl(fd, ALLOCINFO_IOC_GET_NEXT, &d)) {
+			if (errno != ENOENT)
+				die(strerror(errno), "ALLOCINFO_IOC_GET_NEXT");
+			break;
+		}
+	}
+	close(fd);
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	struct report r = { 0 };
+	struct allocinfo_get_at at = { 0 };
 	long long db, dc, total = 0, total_old = 0;
-	int diff = 0, all = 0, c;
+	int diff = 0, all = 0, q = 0, content_id = 0, n_set = 0, c;
 	char sz[32], osz[32], dcalls[32];
 	long n = 20;
 	size_t i, shown = 0;
 	char *end;
 
-	while ((c = getopt(argc, argv, "adn:s:")) != -1) {
+	while ((c = getopt(argc, argv, "acdqn:s:p:M:f:F:l:A:b:B:")) != -1) {
 		switch (c) {
 		case 'a':
 			all = 1;
 			break;
+		case 'c':
+			content_id = 1;
+			break;
 		case 'd':
 			diff = 1;
+			break;
+		case 'q':
+			q = 1;
 			break;
 		case 'n':
 			n = strtol(optarg, &end, 10);
 			if (*end || n < 0)
 				help();
+			n_set = 1;
 			break;
 		case 's':
 			if (!strcmp(optarg, "calls"))
@@ -233,10 +324,48 @@ int main(int argc, char **argv)
 			else if (strcmp(optarg, "bytes"))
 				help();
 			break;
+		case 'p':
+			at.pos = number(optarg);
+			break;
+		case 'M':
+			at.filter.mask |= ALLOCINFO_FILTER_MASK_MODNAME;
+			set_str(at.filter.fields.modname, optarg);
+			break;
+		case 'f':
+			at.filter.mask |= ALLOCINFO_FILTER_MASK_FUNCTION;
+			set_str(at.filter.fields.function, optarg);
+			break;
+		case 'F':
+			at.filter.mask |= ALLOCINFO_FILTER_MASK_FILENAME;
+			set_str(at.filter.fields.filename, optarg);
+			break;
+		case 'l':
+			at.filter.mask |= ALLOCINFO_FILTER_MASK_LINENO;
+			at.filter.fields.lineno = number(optarg);
+			break;
+		case 'A':
+			at.filter.mask |= ALLOCINFO_FILTER_MASK_INACCURATE;
+			at.filter.inaccurate = number(optarg);
+			break;
+		case 'b':
+			at.filter.mask |= ALLOCINFO_FILTER_MASK_MIN_SIZE;
+			at.filter.min_size = number(optarg);
+			break;
+		case 'B':
+			at.filter.mask |= ALLOCINFO_FILTER_MASK_MAX_SIZE;
+			at.filter.max_size = number(optarg);
+			break;
 		default:
 			help();
 		}
 	}
+	if (q || content_id) {
+		if (optind != argc || diff || all || sort_by_calls)
+			help();
+		return query(&at, n_set ? n : 0, content_id);
+	}
+	if (at.pos || at.filter.mask)
+		help();
 	if (diff ? argc - optind != 2 : argc - optind > 1)
 		help();
 

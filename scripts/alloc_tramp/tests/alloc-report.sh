@@ -16,7 +16,8 @@ same() {
 	[ "$2" = "$3" ] || diff <(echo "$2") <(echo "$3") | sed 's/^/# /'
 }
 
-${CC:-gcc} -O2 -Wall -Wextra -Werror -o "$tmp/alloc_report" "$top/tools/mm/alloc_report.c"
+${CC:-gcc} -O2 -Wall -Wextra -Werror -I"$top/include/uapi" -o "$tmp/alloc_report" \
+	"$top/tools/mm/alloc_report.c"
 ok $? "builds with -Wall -Wextra -Werror, libc only"
 r=$tmp/alloc_report
 
@@ -88,3 +89,9 @@ ok $? "a missing file: '$msg', exit 2"
 "$r" -n x "$tmp/old" > /dev/null 2>&1
 [ $? = 2 ]
 ok $? "a bad -n: usage, exit 2"
+"$r" -q -b x > /dev/null 2>&1
+[ $? = 2 ]
+ok $? "-q with a bad size: usage, exit 2"
+"$r" -q "$tmp/old" > /dev/null 2>&1
+[ $? = 2 ]
+ok $? "-q takes no file: usage, exit 2"
