@@ -9,8 +9,10 @@
 # Usage: bench.sh TOP BUILD
 #   BENCH_N (ops per repeat, default 200000), BENCH_REPS (default 11).
 #   BENCH_PARTS: what to measure again, of "loops accuracy profile objtool
-#   sizes" (default all); the report takes the rest from the last run,
-#   and says when each part was measured.
+#   sizes defconfig" (default all); the report takes the rest from the
+#   last run, and says when each part was measured.  "defconfig" builds
+#   x86_64_defconfig three times (ours, without profiling, upstream's):
+#   bytes per site and switching on the kernel a user runs.
 
 set -eu
 
@@ -21,7 +23,7 @@ out=$build/bench
 n=${BENCH_N:-200000}
 reps=${BENCH_REPS:-11}
 mkdir -p "$out"
-parts=${BENCH_PARTS:-loops accuracy profile objtool sizes}
+parts=${BENCH_PARTS:-loops accuracy profile objtool sizes defconfig}
 want() { [[ " $parts " == *" $1 "* ]]; }
 
 # The baseline only for the loops, their profiles and the sizes
@@ -31,11 +33,11 @@ for v in $kernels; do
 	"$here/build-kernel.sh" "$build" "$v"
 done
 
-# name variant [extra kernel args]; QEMU_EXTRA as for boot-guest.sh
+# name variant [extra kernel args [test]]; QEMU_EXTRA as for boot-guest.sh
 boot() {
 	echo "  BENCH   $1"
 	RUN_NAME=bench-$1 GUEST_ARGS="alloc_bench.n=$n alloc_bench.reps=$reps ${3:-}" \
-		"$here/run-guest-tests.sh" "$top" "$build" "$2" bench/run.sh |
+		"$here/run-guest-tests.sh" "$top" "$build" "$2" "${4:-bench/run.sh}" |
 		tee "$out/$1.tap"
 	tr -d '\r' < "$build/logs/bench-$1/results.log" > "$out/$1.log"
 }
@@ -130,6 +132,34 @@ want sizes && for v in prof tramp; do
 	echo "$v stubs $(span $v __alloc_tramp_text_start __alloc_tramp_text_end)"
 	echo "$v sites $(span $v __start_alloc_tramp_sites __stop_alloc_tramp_sites)"
 done > "$out/sections.txt"
+
+# x86_64_defconfig: what ours adds per site against what upstream adds
+# per tag, counted as above, and switching every site against
+# upstream's key, on the same config
+if want defconfig; then
+	for v in defconfig defconfig-base defconfig-prof; do
+		"$here/build-kernel.sh" "$build" "$v" > "$out/build-$v.log" 2>&1 || {
+			tail -n 20 "$out/build-$v.log"
+			exit 1
+		}
+	done
+	for v in defconfig-base defconfig-prof defconfig; do
+		echo "$v alloc $(alloc_bytes $v)"
+	done > "$out/alloc-bytes-defconfig.txt"
+	readelf -SW "$build"/obj/defconfig/lib/kunit/*.o \
+		"$build/obj/defconfig/lib/alloc_tramp_kunit.o" 2>/dev/null |
+		sed -n 's/^ *\[ *[0-9]*\] *//p' | awk '$7 ~ /A/ && $1 !~ /^\.rela/ { print $5 }' |
+		{ sum=0; while read -r x; do sum=$((sum + 0x$x)); done; echo "kunit alloc $sum"; } \
+		>> "$out/alloc-bytes-defconfig.txt"
+	{
+		echo "defconfig-prof tags $(span defconfig-prof __start_alloc_tags __stop_alloc_tags)"
+		echo "defconfig sites $(span defconfig __start_alloc_tramp_sites __stop_alloc_tramp_sites)"
+	} > "$out/sections-defconfig.txt"
+	export QEMU_SMP=1
+	boot switch-upstream-defconfig defconfig-prof "" bench/switch.sh
+	boot switch-ours-defconfig defconfig "" bench/switch.sh
+	unset QEMU_SMP
+fi
 
 read -r mode accel < "$build/qemu-accel"
 python3 "$here/bench-report.py" "$out" "$mode ($accel)" "$n" "$reps" > "$top/BENCHMARKS.md"

@@ -10,6 +10,9 @@
 #   debug  tramp with lockdep, KASAN, our checks and fault injection
 #   defconfig  x86_64_defconfig with the trampolines, DWARF and real
 #          modules (make check-defconfig), installed under modroot/
+#   defconfig-base, defconfig-prof  the same without profiling (its
+#          vmlinux only) and with upstream's, for make bench's rows on
+#          x86_64_defconfig
 #
 # The .config is made again only when a fragment changed, so that editing
 # one source file rebuilds only what depends on it.
@@ -26,6 +29,10 @@ base=tinyconfig
 case $variant in
 defconfig)	base=x86_64_defconfig
 	frags="alloc_tramp.config alloc_tramp_defconfig.config" ;;
+defconfig-base) base=x86_64_defconfig
+	frags="alloc_tramp_defconfig.config" ;;
+defconfig-prof) base=x86_64_defconfig
+	frags="alloc_tramp_defconfig.config alloc_tramp_prof.config" ;;
 guest)	frags="alloc_tramp_guest.config" ;;
 prof)	frags="alloc_tramp_guest.config alloc_tramp_prof.config" ;;
 tramp)	frags="alloc_tramp_guest.config alloc_tramp.config" ;;
@@ -62,6 +69,11 @@ fi
 kmake olddefconfig >/dev/null
 
 echo "  BUILD   $variant (-j$jobs)"
+# The measure of bytes reads only the baseline's vmlinux.o
+if [ "$variant" = defconfig-base ]; then
+	kmake -j"$jobs" vmlinux
+	exit
+fi
 kmake -j"$jobs"
 echo "  KERNEL  $obj/arch/x86/boot/bzImage"
 if [ "$variant" = defconfig ]; then
