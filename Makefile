@@ -6,7 +6,8 @@
 #   make deps     install what is missing (apt-get)
 #   make kernel   prepare the tree, build the guest and prof kernels
 #   make run      deps + our kernel, boot it in QEMU with the trampolines
-#                 on, print our allocation report (RUN_VARIANT=prof: upstream's)
+#                 on, end with alloc_report's live view of it: the top
+#                 sites by size and by growth (RUN_VARIANT=prof: upstream's)
 #   make check    host tests, kernel builds, guest tests: "N passed, N failed"
 #   make check-defconfig  x86_64_defconfig, its modules and our suite (not CI)
 #   make export   the whole work as a git am series for a 6.12 tree: build/export
@@ -43,7 +44,8 @@ kernel-guest kernel-prof kernel-tramp kernel-debug: kernel-%: tree
 
 run: deps
 	@$(MAKE) --no-print-directory kernel-$(RUN_VARIANT)
-	@SHOW=1 GUEST_ARGS="$(RUN_ARGS)" $(S)/run-guest-tests.sh $(TOP) $(BUILD) $(RUN_VARIANT) report/show.sh
+	@GUEST_ARGS="$(RUN_ARGS)" $(S)/run-guest-tests.sh $(TOP) $(BUILD) $(RUN_VARIANT) report/show.sh
+	@tr -d '\r' < $(BUILD)/logs/$(RUN_VARIANT)/results.log | sed -n 's/^# view: //p'
 
 check:
 	@$(S)/check.sh $(TOP) $(BUILD)

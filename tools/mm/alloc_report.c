@@ -10,11 +10,14 @@
  *   alloc_report [-n N] [-s bytes|calls] [FILE]   the top N sites
  *   alloc_report -d [-a] [-n N] OLD NEW           what grew from OLD to NEW
  *   alloc_report -q [FILTER...]                   the tags, through ioctl()
+ *   alloc_report -t SECONDS [-i N] [-n N] [FILTER...]  a live top view
  *
  * FILE "-" or none is standard input.  -q asks /proc/allocinfo for the
  * tags a filter matches, one at a time (<linux/alloc_tag.h>, as later
- * kernels have it), and prints them as /proc/allocinfo does.  Only libc
- * and the uapi headers are needed (-I include/uapi).
+ * kernels have it), and prints them as /proc/allocinfo does.  -t reads
+ * them so every SECONDS and shows the top sites by size and by growth
+ * since it started, each with its rate over the last interval.  Only
+ * libc and the uapi headers are needed (-I include/uapi).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/alloc_tag.h>
 
@@ -31,6 +35,8 @@ struct site {
 	long long calls;
 	long long old_bytes;
 	long long old_calls;
+	long long last_bytes;	/* -t: at the last refresh */
+	long seen;		/* -t: the last refresh that saw it, from 1 */
 };
 
 struct report {
@@ -207,6 +213,7 @@ static void help(void)
 		"       alloc_report -q [-n N] [-p POS] [-M MODULE] [-f FUNC] [-F FILE]\n"
 		"                      [-l LINE] [-A 0|1] [-b MIN] [-B MAX]\n"
 		"       alloc_report -c\n"
+		"       alloc_report -t SECONDS [-i N] [-n N] [-s bytes|calls] [FILTER...]\n"
 		"  -n N  show N sites (default 20, 0: all)\n"
 		"  -s    sort by bytes (default) or calls\n"
 		"  -d    show what changed from snapshot OLD to NEW, growth first\n"
@@ -216,7 +223,10 @@ static void help(void)
 		"        module (\"\" for the kernel), function, file, line, accurate:no\n"
 		"        (1) or not (0), bytes at least MIN, at most MAX\n"
 		"  -c    the content id of /proc/allocinfo: it changes when a\n"
-		"        module with tags comes or goes\n");
+		"        module with tags comes or goes\n"
+		"  -t    every SECONDS, the top N sites (default 20) by size and by\n"
+		"        growth since the start, with their rate over the last\n"
+		"        interval; N times with -i (default: until killed)\n");
 	exit(2);
 }
 
@@ -250,6 +260,154 @@ static void print_tag(const struct allocinfo_tag_data *d)
 	       d->counter.accurate ? "" : " accurate:no");
 }
 
+static int open_allocinfo(void)
+{
+	int fd = open("/proc/allocinfo", O_RDONLY);
+
+	if (fd < 0)
+		die(strerror(errno), "/proc/allocinfo");
+	return fd;
+}
+
+/* Each tag the filter matches: 0, or 1 if none does */
+static int walk(int fd, struct allocinfo_get_at *at,
+		void (*fn)(const struct allocinfo_tag_data *d, void *arg), void *arg)
+{
+	struct allocinfo_tag_data d;
+
+	if (ioctl(fd, ALLOCINFO_IOC_GET_AT, at)) {
+		if (errno == ENOENT)
+			return 1;
+		die(strerror(errno), "ALLOCINFO_IOC_GET_AT");
+	}
+	d = at->data;
+	do {
+		fn(&d, arg);
+	} while (!ioctl(fd, ALLOCINFO_IOC_GET_NEXT, &d));
+	if (errno != ENOENT)
+		die(strerror(errno), "ALLOCINFO_IOC_GET_NEXT");
+	return 0;
+}
+
+struct top {
+	struct report r;
+	long round;		/* refreshes, from 1 */
+	size_t next;		/* where the walk's next tag was last time */
+};
+
+/* A tag of this refresh: the walk's order repeats, so look there first */
+static void top_tag(const struct allocinfo_tag_data *d, void *arg)
+{
+	struct top *t = arg;
+	char key[256];
+	struct site *s;
+
+	snprintf(key, sizeof(key), "%s:%llu module:%s func:%s", d->tag.filename,
+		 (unsigned long long)d->tag.lineno,
+		 d->tag.modname[0] ? d->tag.modname : "vmlinux", d->tag.function);
+	if (t->next < t->r.nr && !strcmp(t->r.sites[t->next].key, key))
+		s = &t->r.sites[t->next];
+	else
+		s = add(&t->r, key);
+	t->next = s - t->r.sites + 1;
+	if (!s->seen) {
+		/* Growth counts from the start: a later tag from nothing */
+		s->old_bytes = t->round == 1 ? (long long)d->counter.bytes : 0;
+		s->last_bytes = s->old_bytes;
+	} else if (s->seen != t->round) {
+		/* Back after a refresh without it (its module came again) */
+		s->last_bytes = s->seen == t->round - 1 ? s->bytes : 0;
+	}
+	if (s->seen != t->round) {
+		s->bytes = 0;
+		s->calls = 0;
+	}
+	s->bytes += d->counter.bytes;
+	s->calls += d->counter.calls;
+	s->seen = t->round;
+}
+
+static int cmp_ptr_top(const void *a, const void *b)
+{
+	return cmp_top(*(struct site * const *)a, *(struct site * const *)b);
+}
+
+static int cmp_ptr_growth(const void *a, const void *b)
+{
+	return cmp_growth(*(struct site * const *)a, *(struct site * const *)b);
+}
+
+static void top_lines(struct site **v, size_t nr, long n, double secs, int growth)
+{
+	char sz[32], gr[32], rate[32];
+	size_t i;
+
+	printf("# %s\n#    size   growth       rate  site\n",
+	       growth ? "by growth since the start" : "by size");
+	for (i = 0; i < nr && (!n || i < (size_t)n); i++) {
+		struct site *s = v[i];
+
+		if (growth && s->bytes <= s->old_bytes)
+			break;
+		format_size(sz, sizeof(sz), s->bytes);
+		gr[0] = '+';
+		format_size(gr + (s->bytes >= s->old_bytes), sizeof(gr) - 1,
+			    s->bytes - s->old_bytes);
+		rate[0] = '+';
+		format_size(rate + (s->bytes >= s->last_bytes), sizeof(rate) - 3,
+			    (long long)((s->bytes - s->last_bytes) / secs));
+		strcat(rate, "/s");
+		printf("%9s %8s %10s  %s\n", sz, gr, rate, s->key);
+	}
+}
+
+/* -t: every @secs, @iters times (0: until killed) */
+static int top(struct allocinfo_get_at *at, long n, double secs, long iters)
+{
+	struct timespec ts = { (time_t)secs, (long)((secs - (time_t)secs) * 1e9) };
+	long long total, total_old;
+	struct top t = { 0 };
+	char sz[32], gr[32];
+	struct site **v;
+	size_t i, nr;
+	int fd = open_allocinfo();
+
+	for (t.round = 1; !iters || t.round <= iters; t.round++) {
+		if (t.round > 1)
+			nanosleep(&ts, NULL);
+		t.next = 0;
+		walk(fd, at, top_tag, &t);
+		v = calloc(t.r.nr + 1, sizeof(*v));
+		if (!v)
+			die("out of memory", NULL);
+		total = 0;
+		total_old = 0;
+		for (i = nr = 0; i < t.r.nr; i++) {
+			if (t.r.sites[i].seen != t.round)
+				continue;	/* its module went */
+			v[nr++] = &t.r.sites[i];
+			total += t.r.sites[i].bytes;
+			total_old += t.r.sites[i].old_bytes;
+		}
+		if (isatty(1))
+			printf("\033[H\033[J");
+		format_size(sz, sizeof(sz), total);
+		gr[0] = '+';
+		format_size(gr + (total >= total_old), sizeof(gr) - 1, total - total_old);
+		printf("# alloc_report -t %g: refresh %ld, %zu sites, ", secs,
+		       t.round, nr);
+		printf("%s in all, %s since the start\n", sz, gr);
+		qsort(v, nr, sizeof(*v), cmp_ptr_top);
+		top_lines(v, nr, n, secs, 0);
+		qsort(v, nr, sizeof(*v), cmp_ptr_growth);
+		top_lines(v, nr, n, secs, 1);
+		fflush(stdout);
+		free(v);
+	}
+	close(fd);
+	return 0;
+}
+
 /* -q: GET_AT the first, GET_NEXT the others; -c: CONTENT_ID */
 static int query(struct allocinfo_get_at *at, long n, int content_id)
 {
@@ -258,9 +416,7 @@ static int query(struct allocinfo_get_at *at, long n, int content_id)
 	long shown = 0;
 	int fd;
 
-	fd = open("/proc/allocinfo", O_RDONLY);
-	if (fd < 0)
-		die(strerror(errno), "/proc/allocinfo");
+	fd = open_allocinfo();
 	if (content_id) {
 		if (ioctl(fd, ALLOCINFO_IOC_CONTENT_ID, &id))
 			die(strerror(errno), "ALLOCINFO_IOC_CONTENT_ID");
@@ -293,12 +449,14 @@ int main(int argc, char **argv)
 	struct allocinfo_get_at at = { 0 };
 	long long db, dc, total = 0, total_old = 0;
 	int diff = 0, all = 0, q = 0, content_id = 0, n_set = 0, c;
+	double secs = 0;
+	long iters = 0;
 	char sz[32], osz[32], dcalls[32];
 	long n = 20;
 	size_t i, shown = 0;
 	char *end;
 
-	while ((c = getopt(argc, argv, "acdqn:s:p:M:f:F:l:A:b:B:")) != -1) {
+	while ((c = getopt(argc, argv, "acdqn:s:p:M:f:F:l:A:b:B:t:i:")) != -1) {
 		switch (c) {
 		case 'a':
 			all = 1;
@@ -326,6 +484,14 @@ int main(int argc, char **argv)
 			break;
 		case 'p':
 			at.pos = number(optarg);
+			break;
+		case 't':
+			secs = strtod(optarg, &end);
+			if (*end || !(secs > 0) || secs > 86400)
+				help();
+			break;
+		case 'i':
+			iters = number(optarg);
 			break;
 		case 'M':
 			at.filter.mask |= ALLOCINFO_FILTER_MASK_MODNAME;
@@ -359,12 +525,17 @@ int main(int argc, char **argv)
 			help();
 		}
 	}
+	if (secs) {
+		if (optind != argc || diff || all || q || content_id || at.pos)
+			help();
+		return top(&at, n, secs, iters);
+	}
 	if (q || content_id) {
-		if (optind != argc || diff || all || sort_by_calls)
+		if (optind != argc || diff || all || sort_by_calls || iters)
 			help();
 		return query(&at, n_set ? n : 0, content_id);
 	}
-	if (at.pos || at.filter.mask)
+	if (at.pos || at.filter.mask || iters)
 		help();
 	if (diff ? argc - optind != 2 : argc - optind > 1)
 		help();

@@ -95,3 +95,9 @@ ok $? "-q with a bad size: usage, exit 2"
 "$r" -q "$tmp/old" > /dev/null 2>&1
 [ $? = 2 ]
 ok $? "-q takes no file: usage, exit 2"
+"$r" -t 0 > /dev/null 2>&1
+[ $? = 2 ]
+ok $? "-t 0: usage, exit 2"
+"$r" -t 1 -d > /dev/null 2>&1
+[ $? = 2 ]
+ok $? "-t with -d: usage, exit 2"
