@@ -102,7 +102,9 @@ void alloc_tramp_report_init(struct dentry *dir);
  * alloc_tramp_control.c: a file of query lines, as set_ftrace_filter:
  * @show reads it, @set takes a write whole or refuses it whole, and an
  * open with O_TRUNC replaces the lines (one with no write clears them).
- * The file's private data is its struct alloc_tramp_query_file.
+ * The file's private data is its struct alloc_tramp_query_file.  A file
+ * whose lines act once instead of staying (allocations.ctx) has no
+ * @filter, and its @set ignores @replace.
  */
 struct alloc_tramp_query_file {
 	struct alloc_tramp_filter *filter;

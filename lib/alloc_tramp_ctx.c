@@ -33,7 +33,6 @@
 #include <linux/stackdepot.h>
 #include <linux/stacktrace.h>
 #include <linux/timekeeping.h>
-#include <linux/uaccess.h>
 
 #include "alloc_tramp_core.h"
 #include "alloc_tramp_ctx.h"
@@ -560,48 +559,27 @@ static int ctx_apply(struct alloc_tramp_filter *lines, bool prepare)
 	return 0;
 }
 
-static ssize_t allocations_ctx_write(struct file *file, const char __user *ubuf,
-				     size_t count, loff_t *ppos)
+/* Lines are applied, not kept: @f and @replace have nothing to keep */
+static int ctx_set(struct alloc_tramp_filter *f, const char *buf, size_t len,
+		   bool replace)
 {
 	struct alloc_tramp_filter lines = ALLOC_TRAMP_FILTER_INIT(lines);
-	char *buf;
 	int ret;
 
-	if (count > ALLOC_TRAMP_WRITE_MAX) {
-		pr_warn("refused a write of over %d bytes\n", ALLOC_TRAMP_WRITE_MAX);
-		return -EINVAL;
-	}
-	buf = memdup_user(ubuf, count);
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
-
-	ret = -EBUSY;
-	if (mutex_trylock(&alloc_tramp_mutex)) {
-		ret = alloc_tramp_filter_update(&lines, buf, count, true,
-						ALLOC_TRAMP_QUERY_CTX,
-						alloc_tramp_matches_a_site, NULL);
-		if (!ret)
-			ret = ctx_apply(&lines, true);
-		if (!ret)
-			ctx_apply(&lines, false);
-		mutex_unlock(&alloc_tramp_mutex);
-	}
+	ret = alloc_tramp_filter_update(&lines, buf, len, true,
+					ALLOC_TRAMP_QUERY_CTX,
+					alloc_tramp_matches_a_site, NULL);
+	if (!ret)
+		ret = ctx_apply(&lines, true);
+	if (!ret)
+		ctx_apply(&lines, false);
 	alloc_tramp_filter_clear(&lines);
-	kfree(buf);
-	return ret ? ret : count;
+	return ret;
 }
 
-static int allocations_ctx_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, allocations_ctx_show, NULL);
-}
-
-static const struct file_operations allocations_ctx_fops = {
-	.open		= allocations_ctx_open,
-	.read		= seq_read,
-	.write		= allocations_ctx_write,
-	.llseek		= seq_lseek,
-	.release	= single_release,
+static const struct alloc_tramp_query_file allocations_ctx_file = {
+	.show	= allocations_ctx_show,
+	.set	= ctx_set,
 };
 
 /**
@@ -609,6 +587,6 @@ static const struct file_operations allocations_ctx_fops = {
  */
 void __init alloc_tramp_ctx_init(void)
 {
-	debugfs_create_file("allocations.ctx", 0600, NULL, NULL,
-			    &allocations_ctx_fops);
+	debugfs_create_file("allocations.ctx", 0600, NULL,
+			    (void *)&allocations_ctx_file, &alloc_tramp_query_fops);
 }
