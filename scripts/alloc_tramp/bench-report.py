@@ -193,51 +193,48 @@ for name, kernel in (("objtool.txt", "tramp"), ("objtool-defconfig.txt", "defcon
         kernel, fmt(share, "%.1f%%"),
         "not measured" if share is None else "met" if share <= 5 else "not met"))
 # Bytes: what each adds to the code and data of vmlinux.o over the
-# baseline (KUnit and our KUnit suite left out), per call site: upstream's are its
-# tags, ours the sites objtool found.
-added = {}
-for line in read("alloc-bytes.txt"):
-    v, _, n = line.split()
-    added[v] = int(n)
-sect = collections.defaultdict(dict)   # kernel -> section -> bytes
-for line in read("sections.txt"):
-    v, k, n = line.split()
-    sect[v][k] = int(n)
+# baseline of its config (KUnit and our KUnit suite left out), per call
+# site: upstream's are its tags, ours the sites objtool found.
+
+
+def read_bytes(alloc_name, sections_name):
+    """The allocated bytes of each kernel, and the bytes of its sections."""
+    added = {}
+    for line in read(alloc_name):
+        v, _, n = line.split()
+        added[v] = int(n)
+    sect = collections.defaultdict(dict)   # kernel -> section -> bytes
+    for line in read(sections_name):
+        v, k, n = line.split()
+        sect[v][k] = int(n)
+    return added, sect
+
+
+def bytes_row(where, added, sect, base, prof, ours, kunit):
+    """The target row: bytes per site of ours against per tag of upstream's."""
+    per_site = {}
+    if base in added:
+        for v, key, size in ((prof, "tags", 40), (ours, "sites", 16)):
+            nr = sect[v].get(key, 0) // size
+            if v in added and nr:
+                per_site[v] = (added[v] - added[base] - (kunit if v == ours else 0)) / nr
+    a, b = per_site.get(prof), per_site.get(ours)
+    print("| bytes of code and data added per call site (%svmlinux.o; ours without KUnit) "
+          "| - | %s | %s | %s |" % (where, fmt(b, "%.0f"), fmt(a, "%.0f"),
+                                    "not measured" if a is None or b is None else
+                                    "met" if b <= a else "not met"))
+
+
+added, sect = read_bytes("alloc-bytes.txt", "sections.txt")
 kunit_code = sum(int(f.split()[1], 16) for f in read("nm-kunit.txt")
                  if len(f.split()) == 4 and f.split()[2] in ("t", "T"))
 # All of KUnit's code and data, where measured; its code only before
-kunit_bytes = added.pop("kunit", kunit_code)
-per_site = {}
-if "guest" in added:
-    for v, key, size in (("prof", "tags", 40), ("tramp", "sites", 16)):
-        nr = sect[v].get(key, 0) // size
-        if v in added and nr:
-            per_site[v] = (added[v] - added["guest"] - (kunit_bytes if v == "tramp" else 0)) / nr
-a, b = per_site.get("prof"), per_site.get("tramp")
-print("| bytes of code and data added per call site (vmlinux.o; ours without KUnit) | - | %s | %s | %s |" % (
-    fmt(b, "%.0f"), fmt(a, "%.0f"), "met" if a is not None and b is not None and b <= a else "not met"))
+bytes_row("", added, sect, "guest", "prof", "tramp", added.pop("kunit", kunit_code))
 # The same on x86_64_defconfig: ours (defconfig) and upstream's
-# (defconfig-prof) over the same config without profiling
-# (defconfig-base), KUnit left out of ours
-added_d = {}
-for line in read("alloc-bytes-defconfig.txt"):
-    v, _, n = line.split()
-    added_d[v] = int(n)
-sect_d = collections.defaultdict(dict)
-for line in read("sections-defconfig.txt"):
-    v, k, n = line.split()
-    sect_d[v][k] = int(n)
-per_site_d = {}
-if "defconfig-base" in added_d:
-    for v, key, size in (("defconfig-prof", "tags", 40), ("defconfig", "sites", 16)):
-        nr = sect_d[v].get(key, 0) // size
-        if v in added_d and nr:
-            per_site_d[v] = (added_d[v] - added_d["defconfig-base"] -
-                             (added_d.get("kunit", 0) if v == "defconfig" else 0)) / nr
-a, b = per_site_d.get("defconfig-prof"), per_site_d.get("defconfig")
-print("| bytes of code and data added per call site (x86_64_defconfig, vmlinux.o; ours without KUnit) "
-      "| - | %s | %s | %s |" % (fmt(b, "%.0f"), fmt(a, "%.0f"),
-                                "not measured" if a is None or b is None else "met" if b <= a else "not met"))
+# (defconfig-prof) over the same config without profiling (defconfig-base)
+added_d, sect_d = read_bytes("alloc-bytes-defconfig.txt", "sections-defconfig.txt")
+bytes_row("x86_64_defconfig, ", added_d, sect_d, "defconfig-base", "defconfig-prof", "defconfig",
+          added_d.pop("kunit", 0))
 for where, up, ours in (("", "upstream", "ours"),
                         (" (x86_64_defconfig)", "switch-upstream-defconfig", "switch-ours-defconfig")):
     sw_up, sw_ours = info[up], info[ours]

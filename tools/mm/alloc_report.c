@@ -269,9 +269,12 @@ static int open_allocinfo(void)
 	return fd;
 }
 
-/* Each tag the filter matches: 0, or 1 if none does */
+/*
+ * Each tag the filter matches, from at->pos, until @fn returns non-zero:
+ * 0, or 1 if none matches.
+ */
 static int walk(int fd, struct allocinfo_get_at *at,
-		void (*fn)(const struct allocinfo_tag_data *d, void *arg), void *arg)
+		int (*fn)(const struct allocinfo_tag_data *d, void *arg), void *arg)
 {
 	struct allocinfo_tag_data d;
 
@@ -281,12 +284,21 @@ static int walk(int fd, struct allocinfo_get_at *at,
 		die(strerror(errno), "ALLOCINFO_IOC_GET_AT");
 	}
 	d = at->data;
-	do {
-		fn(&d, arg);
-	} while (!ioctl(fd, ALLOCINFO_IOC_GET_NEXT, &d));
-	if (errno != ENOENT)
-		die(strerror(errno), "ALLOCINFO_IOC_GET_NEXT");
+	while (!fn(&d, arg)) {
+		if (ioctl(fd, ALLOCINFO_IOC_GET_NEXT, &d)) {
+			if (errno != ENOENT)
+				die(strerror(errno), "ALLOCINFO_IOC_GET_NEXT");
+			break;
+		}
+	}
 	return 0;
+}
+
+/* @v with its sign: "+0" for none */
+static void format_delta(char *buf, size_t len, long long v)
+{
+	buf[0] = '+';
+	format_size(buf + (v >= 0), len - 1, v);
 }
 
 struct top {
@@ -296,7 +308,7 @@ struct top {
 };
 
 /* A tag of this refresh: the walk's order repeats, so look there first */
-static void top_tag(const struct allocinfo_tag_data *d, void *arg)
+static int top_tag(const struct allocinfo_tag_data *d, void *arg)
 {
 	struct top *t = arg;
 	char key[256];
@@ -325,6 +337,7 @@ static void top_tag(const struct allocinfo_tag_data *d, void *arg)
 	s->bytes += d->counter.bytes;
 	s->calls += d->counter.calls;
 	s->seen = t->round;
+	return 0;
 }
 
 static int cmp_ptr_top(const void *a, const void *b)
@@ -350,12 +363,9 @@ static void top_lines(struct site **v, size_t nr, long n, double secs, int growt
 		if (growth && s->bytes <= s->old_bytes)
 			break;
 		format_size(sz, sizeof(sz), s->bytes);
-		gr[0] = '+';
-		format_size(gr + (s->bytes >= s->old_bytes), sizeof(gr) - 1,
-			    s->bytes - s->old_bytes);
-		rate[0] = '+';
-		format_size(rate + (s->bytes >= s->last_bytes), sizeof(rate) - 3,
-			    (long long)((s->bytes - s->last_bytes) / secs));
+		format_delta(gr, sizeof(gr), s->bytes - s->old_bytes);
+		format_delta(rate, sizeof(rate) - 2,
+			     (long long)((s->bytes - s->last_bytes) / secs));
 		strcat(rate, "/s");
 		printf("%9s %8s %10s  %s\n", sz, gr, rate, s->key);
 	}
@@ -392,8 +402,7 @@ static int top(struct allocinfo_get_at *at, long n, double secs, long iters)
 		if (isatty(1))
 			printf("\033[H\033[J");
 		format_size(sz, sizeof(sz), total);
-		gr[0] = '+';
-		format_size(gr + (total >= total_old), sizeof(gr) - 1, total - total_old);
+		format_delta(gr, sizeof(gr), total - total_old);
 		printf("# alloc_report -t %g: refresh %ld, %zu sites, ", secs,
 		       t.round, nr);
 		printf("%s in all, %s since the start\n", sz, gr);
@@ -408,39 +417,37 @@ static int top(struct allocinfo_get_at *at, long n, double secs, long iters)
 	return 0;
 }
 
-/* -q: GET_AT the first, GET_NEXT the others; -c: CONTENT_ID */
+/* -q: @n tags at most (0: all) */
+struct query {
+	long n;
+	long shown;
+};
+
+static int query_tag(const struct allocinfo_tag_data *d, void *arg)
+{
+	struct query *q = arg;
+
+	print_tag(d);
+	return q->n && ++q->shown >= q->n;
+}
+
+/* -q: the tags of the filter, 1 if none; -c: CONTENT_ID */
 static int query(struct allocinfo_get_at *at, long n, int content_id)
 {
 	struct allocinfo_content_id id;
-	struct allocinfo_tag_data d;
-	long shown = 0;
-	int fd;
+	struct query q = { n, 0 };
+	int fd, ret = 0;
 
 	fd = open_allocinfo();
 	if (content_id) {
 		if (ioctl(fd, ALLOCINFO_IOC_CONTENT_ID, &id))
 			die(strerror(errno), "ALLOCINFO_IOC_CONTENT_ID");
 		printf("%llu\n", (unsigned long long)id.id);
-		return 0;
-	}
-	if (ioctl(fd, ALLOCINFO_IOC_GET_AT, at)) {
-		if (errno == ENOENT)
-			return 1;
-		die(strerror(errno), "ALLOCINFO_IOC_GET_AT");
-	}
-	d = at->data;
-	for (;;) {
-		print_tag(&d);
-		if (n && ++shown >= n)
-			break;
-		if (ioctl(fd, ALLOCINFO_IOC_GET_NEXT, &d)) {
-			if (errno != ENOENT)
-				die(strerror(errno), "ALLOCINFO_IOC_GET_NEXT");
-			break;
-		}
+	} else {
+		ret = walk(fd, at, query_tag, &q);
 	}
 	close(fd);
-	return 0;
+	return ret;
 }
 
 int main(int argc, char **argv)
